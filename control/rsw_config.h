@@ -1,0 +1,220 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The railsw authors */
+
+/*
+ * The parsed configuration of one switch (../shared/CONFIG.md). The loader
+ * (config.c, libyaml) fills it before rte_eal_init; the control thread builds
+ * the dataplane tables from it. Nothing here is read by a worker.
+ */
+
+#ifndef RSW_CONFIG_H
+#define RSW_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#define RSW_MAX_PORTS	   32	 /* Debian's DPDK build: RTE_MAX_ETHPORTS */
+#define RSW_N_TC	   8	 /* traffic classes per port */
+#define RSW_MAX_NEIGHBORS  4096	 /* static + learned neighbours */
+#define RSW_MAX_ROUTES	   65536 /* static routes per family */
+#define RSW_MAX_NEXTHOPS   16	 /* members of one route's next-hop group */
+#define RSW_MAX_GROUPS	   1024	 /* distinct next-hop groups */
+#define RSW_NAME_LEN	   32	 /* switch and port names, NUL included */
+#define RSW_DEVARGS_LEN	   256
+#define RSW_PATH_LEN	   108 /* sun_path */
+#define RSW_CFG_ERR_LEN	   512
+
+enum rsw_family {
+	RSW_AF_INET = 4,
+	RSW_AF_INET6 = 6,
+};
+
+/* An IPv4 or IPv6 address; v4 lives in addr[0..3] in network order. */
+struct rsw_ip {
+	uint8_t family; /* RSW_AF_INET or RSW_AF_INET6 */
+	uint8_t addr[16];
+};
+
+struct rsw_prefix {
+	struct rsw_ip ip; /* host bits are zero after loading */
+	uint8_t len;
+};
+
+enum rsw_switch_role {
+	RSW_ROLE_LEAF = 0,
+	RSW_ROLE_SPINE,
+};
+
+enum rsw_port_role {
+	RSW_PORT_ROLE_NONE = 0, /* not given */
+	RSW_PORT_ROLE_DOWNLINK,
+	RSW_PORT_ROLE_UPLINK,
+};
+
+enum rsw_lb_mode {
+	RSW_LB_UNSET = -1, /* per-route / per-TC: use the next level */
+	RSW_LB_HASH = 0,
+	RSW_LB_SPRAY,
+	RSW_LB_ADAPTIVE,
+	RSW_LB_FLOWLET,
+};
+
+/* Bits of rsw_cfg_lb.hash_fields. */
+#define RSW_HF_SRC_IP	   (1u << 0)
+#define RSW_HF_DST_IP	   (1u << 1)
+#define RSW_HF_PROTO	   (1u << 2)
+#define RSW_HF_SRC_PORT	   (1u << 3)
+#define RSW_HF_DST_PORT	   (1u << 4)
+#define RSW_HF_ROCE_QP	   (1u << 5)
+#define RSW_HF_UET_ENTROPY (1u << 6)
+#define RSW_HF_FLOW_LABEL  (1u << 7)
+#define RSW_HF_DEFAULT                                                                             \
+	(RSW_HF_SRC_IP | RSW_HF_DST_IP | RSW_HF_PROTO | RSW_HF_SRC_PORT | RSW_HF_DST_PORT |      \
+	 RSW_HF_ROCE_QP)
+
+enum rsw_hash_alg {
+	RSW_HASH_CRC32 = 0,
+	RSW_HASH_TOEPLITZ,
+};
+
+enum rsw_spray_mode {
+	RSW_SPRAY_RR = 0,
+	RSW_SPRAY_RANDOM,
+};
+
+enum rsw_trust {
+	RSW_TRUST_DSCP = 0,
+	RSW_TRUST_PCP,
+};
+
+struct rsw_cfg_switch {
+	char name[RSW_NAME_LEN];     /* required */
+	enum rsw_switch_role role;   /* default leaf */
+	uint32_t idle_sleep_us;	     /* default 100; 0 = busy poll */
+	bool has_router_id;	     /* router_id given */
+	struct rsw_ip router_id;     /* IPv4 */
+	bool icmp_unreachable;	     /* default true */
+	uint32_t icmp_rate_pps;	     /* default 100 */
+	int line;		     /* line of 'switch:' */
+};
+
+struct rsw_cfg_port {
+	char name[RSW_NAME_LEN];
+	char devargs[RSW_DEVARGS_LEN];
+	bool has_mac;
+	uint8_t mac[6];
+	uint64_t speed_bps; /* 0 = not given */
+	bool has_ipv4;
+	struct rsw_prefix ipv4; /* address with host bits kept (not masked) */
+	bool has_ipv6;
+	struct rsw_prefix ipv6; /* address with host bits kept (not masked) */
+	uint16_t mtu;		/* default 1500; 68..9000 (IPv6 on the port: >= 1280) */
+	enum rsw_port_role role;
+	int line; /* line of this port's list item */
+};
+
+struct rsw_cfg_neighbor {
+	struct rsw_ip ip;
+	uint8_t mac[6];
+	uint16_t port; /* index into rsw_config.ports */
+	int line;
+};
+
+struct rsw_cfg_route {
+	struct rsw_prefix prefix; /* masked */
+	uint16_t n_nexthops;	  /* 1..RSW_MAX_NEXTHOPS */
+	struct rsw_ip nexthops[RSW_MAX_NEXTHOPS]; /* same family as prefix */
+	uint32_t weights[RSW_MAX_NEXTHOPS];	  /* default 1 each; 1..1000 */
+	enum rsw_lb_mode lb;			  /* RSW_LB_UNSET if not given */
+	int line;
+};
+
+struct rsw_cfg_lb {
+	enum rsw_lb_mode mode;		/* default hash */
+	enum rsw_lb_mode per_tc[RSW_N_TC]; /* RSW_LB_UNSET where not given */
+	uint32_t hash_fields;		/* RSW_HF_* bits; default RSW_HF_DEFAULT */
+	enum rsw_hash_alg hash_algorithm; /* default crc32 */
+	enum rsw_spray_mode spray;	  /* default round-robin */
+	uint32_t flowlet_timeout_us;	  /* default 50 */
+	uint32_t hash_seed;		  /* default 0 */
+	bool hash_symmetric;		  /* default false */
+};
+
+struct rsw_cfg_qos {
+	enum rsw_trust trust;	  /* default dscp */
+	uint8_t dscp_to_tc[64];	  /* unlisted = default_tc */
+	uint8_t pcp_to_tc[8];	  /* unlisted = default_tc */
+	uint8_t default_tc;	  /* default 0 */
+};
+
+struct rsw_cfg_control {
+	char socket[RSW_PATH_LEN]; /* default /run/railsw/railsw.sock */
+	bool telemetry;		   /* default true */
+	bool has_metrics;	   /* metrics_listen given */
+	char metrics_listen[64];   /* "host:port" */
+};
+
+struct rsw_config {
+	char path[4096]; /* file it came from */
+	struct rsw_cfg_switch sw;
+	uint16_t n_ports; /* 1..RSW_MAX_PORTS */
+	struct rsw_cfg_port ports[RSW_MAX_PORTS];
+	uint32_t n_neighbors;
+	struct rsw_cfg_neighbor *neighbors; /* malloc'd, n_neighbors entries */
+	uint32_t n_routes;
+	struct rsw_cfg_route *routes; /* malloc'd, n_routes entries */
+	struct rsw_cfg_lb lb;
+	struct rsw_cfg_qos qos;
+	struct rsw_cfg_control control;
+};
+
+/**
+ * Load and validate a configuration file.
+ *
+ * @param path
+ *   YAML file.
+ * @param err
+ *   On failure, receives "FILE:LINE: message" (or "FILE: message" when no line applies).
+ * @param errlen
+ *   Size of err (RSW_CFG_ERR_LEN is enough).
+ * @return
+ *   A new configuration (free with rsw_config_free), or NULL on any error.
+ */
+struct rsw_config *rsw_config_load(const char *path, char *err, size_t errlen);
+
+/**
+ * Same as rsw_config_load, from memory; name is used in messages in place of a path.
+ */
+struct rsw_config *rsw_config_load_buf(const char *name, const char *buf, size_t len, char *err,
+				       size_t errlen);
+
+/** Free a configuration; NULL is a no-op. */
+void rsw_config_free(struct rsw_config *cfg);
+
+/**
+ * The effective configuration as JSON, with CONFIG.md's key names and every default filled in
+ * (for `show config`).
+ *
+ * @return a new reference, or NULL on allocation failure.
+ */
+json_t *rsw_config_to_json(const struct rsw_config *cfg);
+
+/** Index of the port called name, or -1. */
+int rsw_config_port_index(const struct rsw_config *cfg, const char *name);
+
+/** "10.0.0.1" / "fd00::1" into buf (INET6_ADDRSTRLEN is enough). Returns buf. */
+const char *rsw_ip_str(const struct rsw_ip *ip, char *buf, size_t len);
+
+/** "10.0.0.0/24" into buf (INET6_ADDRSTRLEN + 4 is enough). Returns buf. */
+const char *rsw_prefix_str(const struct rsw_prefix *p, char *buf, size_t len);
+
+/** Whether ip lies inside prefix p (same family, first p->len bits equal). */
+bool rsw_prefix_contains(const struct rsw_prefix *p, const struct rsw_ip *ip);
+
+/** Names of the enums, as CONFIG.md spells them ("hash", "round-robin", ...). */
+const char *rsw_lb_mode_name(enum rsw_lb_mode m);
+
+#endif /* RSW_CONFIG_H */
