@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The railsw authors */
+
+/*
+ * Step 4 of the packet path: building and publishing table generations, and
+ * the neighbour table. DPDK 22.11's rte_fib has no RCU hook of its own, so a
+ * live FIB is never modified: each generation has new FIBs with unique names.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_errno.h>
+#include <rte_lcore.h>
+#include <rte_log.h>
+#include <rte_malloc.h>
+#include <rte_version.h>
+
+#include "rsw_fib.h"
+
+RTE_LOG_REGISTER_DEFAULT(rsw_fib_logtype, INFO);
+#define FIB_LOG(level, ...) rte_log(RTE_LOG_##level, rsw_fib_logtype, "fib: " __VA_ARGS__)
+
+#define RSW_FIB4_TBL8 (1 << 12) /* 2-byte next hops: 2 MiB of tbl8 */
+#define RSW_FIB6_TBL8 (1 << 14)
+
+struct rsw_fib_main rsw_fib_main;
+
+int
+rsw_fib_init(unsigned int n_workers)
+{
+	struct rte_hash_parameters hp = {
+		.entries = RSW_MAX_NEIGHBORS,
+		.socket_id = (int)rte_socket_id(),
+		.extra_flag =
+			RTE_HASH_EXTRA_FLAGS_RW_CONCURRENCY_LF | RTE_HASH_EXTRA_FLAGS_EXT_TABLE,
+	};
+	size_t sz;
+
+	hp.name = "rsw_neigh4";
+	hp.key_len = 4;
+	rsw_fib_main.neigh4 = rte_hash_create(&hp);
+	hp.name = "rsw_neigh6";
+	hp.key_len = 16;
+	rsw_fib_main.neigh6 = rte_hash_create(&hp);
+	rsw_fib_main.neigh = rte_zmalloc("rsw_neigh", sizeof(struct rsw_neigh) * RSW_NEIGH_SLOTS,
+					 RTE_CACHE_LINE_SIZE);
+	sz = rte_rcu_qsbr_get_memsize(n_workers);
+	rsw_fib_main.qsbr = rte_zmalloc("rsw_qsbr", sz, RTE_CACHE_LINE_SIZE);
+	if (rsw_fib_main.neigh4 == NULL || rsw_fib_main.neigh6 == NULL ||
+	    rsw_fib_main.neigh == NULL || rsw_fib_main.qsbr == NULL) {
+		rsw_fib_fini();
+		return -ENOMEM;
+	}
+	if (rte_rcu_qsbr_init(rsw_fib_main.qsbr, n_workers) != 0) {
+		rsw_fib_fini();
+		return -EINVAL;
+	}
+	return 0;
+}
+
+void
+rsw_fib_fini(void)
+{
+	rsw_tables_free(rsw_fib_main.tables);
+	rsw_fib_main.tables = NULL;
+	rte_hash_free(rsw_fib_main.neigh4);
+	rte_hash_free(rsw_fib_main.neigh6);
+	rte_free(rsw_fib_main.neigh);
+	rte_free(rsw_fib_main.qsbr);
+	memset(&rsw_fib_main, 0, sizeof(rsw_fib_main));
+}
+
+struct rsw_tables *
+rsw_tables_alloc(uint64_t generation, uint32_t max_results, uint32_t max_nh, uint32_t max_groups)
+{
+	struct rte_fib_conf c4 = {
+		.type = RTE_FIB_DIR24_8,
+		.default_nh = RSW_FIB_NO_ROUTE,
+		.max_routes = RSW_MAX_ROUTES * 2,
+		.dir24_8 = {.nh_sz = RTE_FIB_DIR24_8_2B, .num_tbl8 = RSW_FIB4_TBL8},
+	};
+	struct rte_fib6_conf c6 = {
+		.type = RTE_FIB6_TRIE,
+		.default_nh = RSW_FIB_NO_ROUTE,
+		.max_routes = RSW_MAX_ROUTES * 2,
+		.trie = {.nh_sz = RTE_FIB6_TRIE_2B, .num_tbl8 = RSW_FIB6_TBL8},
+	};
+	struct rsw_tables *t;
+	char name[64];
+
+	if (max_results < 1 || max_results > RSW_FIB_MAX_NH) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	t = rte_zmalloc("rsw_tables", sizeof(*t), RTE_CACHE_LINE_SIZE);
+	if (t == NULL)
+		goto nomem;
+	t->generation = generation;
+	t->results = rte_zmalloc("rsw_results", sizeof(*t->results) * max_results, 0);
+	t->nh = rte_zmalloc("rsw_nh", sizeof(*t->nh) * (max_nh ? max_nh : 1), 0);
+	t->groups = rte_zmalloc("rsw_groups", sizeof(*t->groups) * (max_groups ? max_groups : 1),
+				RTE_CACHE_LINE_SIZE);
+	if (t->results == NULL || t->nh == NULL || t->groups == NULL)
+		goto nomem;
+	t->n_results = 1; /* results[0]: no route */
+
+	snprintf(name, sizeof(name), "rsw4_%" PRIu64, generation);
+	t->fib4 = rte_fib_create(name, (int)rte_socket_id(), &c4);
+	snprintf(name, sizeof(name), "rsw6_%" PRIu64, generation);
+	t->fib6 = rte_fib6_create(name, (int)rte_socket_id(), &c6);
+	if (t->fib4 == NULL || t->fib6 == NULL) {
+		FIB_LOG(ERR, "cannot create FIB generation %" PRIu64 ": %s\n", generation,
+			rte_strerror(rte_errno));
+		goto nomem;
+	}
+	return t;
+nomem:
+	rsw_tables_free(t);
+	rte_errno = ENOMEM;
+	return NULL;
+}
+
+void
+rsw_tables_free(struct rsw_tables *t)
+{
+	if (t == NULL)
+		return;
+	rte_fib_free(t->fib4);
+	rte_fib6_free(t->fib6);
+	rte_free(t->results);
+	rte_free(t->nh);
+	rte_free(t->groups);
+	rte_free(t);
+}
+
+int
+rsw_tables_add_result(struct rsw_tables *t, const struct rsw_result *r)
+{
+	if (t->n_results >= RSW_FIB_MAX_NH)
+		return -ENOSPC;
+	t->results[t->n_results] = *r;
+	return (int)t->n_results++;
+}
+
+int
+rsw_tables_add_route(struct rsw_tables *t, const struct rsw_prefix *p, uint32_t nh)
+{
+	if (p->ip.family == RSW_AF_INET) {
+		uint32_t ip = (uint32_t)p->ip.addr[0] << 24 | (uint32_t)p->ip.addr[1] << 16 |
+			      (uint32_t)p->ip.addr[2] << 8 | p->ip.addr[3];
+
+		return rte_fib_add(t->fib4, ip, p->len, nh);
+	}
+#if RTE_VERSION >= RTE_VERSION_NUM(24, 11, 0, 0)
+	return rte_fib6_add(t->fib6, (const struct rte_ipv6_addr *)p->ip.addr, p->len, nh);
+#else
+	return rte_fib6_add(t->fib6, p->ip.addr, p->len, nh);
+#endif
+}
+
+void
+rsw_group_fill_buckets(struct rsw_group *g, const uint32_t *weights)
+{
+	uint64_t total = 0, acc = 0;
+	uint32_t i, b = 0;
+
+	for (i = 0; i < g->n_members; i++)
+		total += weights ? weights[i] : 1;
+	if (total == 0)
+		return;
+	/* Member i takes the buckets up to its cumulative share, spread by striding. */
+	for (i = 0; i < g->n_members; i++) {
+		uint32_t end;
+
+		acc += weights ? weights[i] : 1;
+		end = (uint32_t)(acc * RSW_LB_BUCKETS / total);
+		for (; b < end; b++)
+			g->buckets[b] = (uint8_t)i;
+	}
+	for (; b < RSW_LB_BUCKETS; b++)
+		g->buckets[b] = (uint8_t)(g->n_members - 1);
+}
+
+void
+rsw_tables_publish(struct rsw_tables *t)
+{
+	struct rsw_tables *old = rsw_fib_main.tables;
+
+	__atomic_store_n(&rsw_fib_main.tables, t, __ATOMIC_RELEASE);
+	if (old != NULL) {
+		rte_rcu_qsbr_synchronize(rsw_fib_main.qsbr, RTE_QSBR_THRID_INVALID);
+		rsw_tables_free(old);
+	}
+}
+
+int
+rsw_neigh_get(const struct rsw_ip *ip, uint16_t port)
+{
+	struct rte_hash *h = ip->family == RSW_AF_INET ? rsw_fib_main.neigh4 : rsw_fib_main.neigh6;
+	uint32_t base = ip->family == RSW_AF_INET ? 0 : RSW_MAX_NEIGHBORS;
+	int idx = rte_hash_lookup(h, ip->addr);
+
+	if (idx >= 0)
+		return (int)base + idx;
+	idx = rte_hash_add_key(h, ip->addr);
+	if (idx < 0)
+		return idx;
+	if (idx >= RSW_MAX_NEIGHBORS)
+		return -ENOSPC;
+	rsw_fib_main.neigh[base + idx].port = port;
+	return (int)base + idx;
+}
+
+void
+rsw_neigh_set(uint32_t idx, const uint8_t *mac)
+{
+	uint64_t v = 0;
+
+	if (mac != NULL) {
+		memcpy(&v, mac, 6);
+		v |= RSW_NEIGH_VALID;
+	}
+	__atomic_store_n(&rsw_fib_main.neigh[idx].mac_valid, v, __ATOMIC_RELEASE);
+}

@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The railsw authors */
+
+/*
+ * Step 2 of the packet path (DESIGN.md §3): which frames are for this switch,
+ * and the header fields the later steps use. Every header is checked against
+ * the frame's data length before it is read; frames are single-segment.
+ */
+
+#include <string.h>
+
+#include <rte_arp.h>
+#include <rte_byteorder.h>
+#include <rte_ether.h>
+#include <rte_ip.h>
+#include <rte_mbuf.h>
+#include <rte_udp.h>
+
+#include "rsw_parse.h"
+
+static inline enum rsw_pkt_kind
+drop(struct rsw_pkt_info *info, enum rsw_port_ctr why)
+{
+	info->kind = RSW_PK_DROP;
+	info->drop = why;
+	return RSW_PK_DROP;
+}
+
+uint16_t
+rsw_cksum(const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+	uint32_t sum = 0;
+	size_t i;
+
+	for (i = 0; i + 1 < len; i += 2)
+		sum += (uint32_t)p[i] << 8 | p[i + 1];
+	if (len & 1)
+		sum += (uint32_t)p[len - 1] << 8;
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return rte_cpu_to_be_16((uint16_t)~sum);
+}
+
+/* UDP after an IP header: ports, RoCEv2 BTH, UET entropy. */
+static inline int
+parse_udp(const uint8_t *p, uint32_t avail, struct rsw_pkt_info *info)
+{
+	const struct rte_udp_hdr *udp = (const struct rte_udp_hdr *)p;
+
+	if (avail < sizeof(*udp))
+		return -1;
+	info->sport = rte_be_to_cpu_16(udp->src_port);
+	info->dport = rte_be_to_cpu_16(udp->dst_port);
+	info->flags |= RSW_PF_L4;
+	if (rte_be_to_cpu_16(udp->dgram_len) < sizeof(*udp))
+		return -1;
+	if (info->dport == RSW_UDP_PORT_ROCEV2) {
+		const uint8_t *bth = p + sizeof(*udp);
+
+		if (avail < sizeof(*udp) + RSW_BTH_LEN)
+			return -1;
+		info->qp = (uint32_t)bth[5] << 16 | (uint32_t)bth[6] << 8 | bth[7];
+		info->flags |= RSW_PF_BTH;
+		if (bth[0] == RSW_BTH_OPCODE_CNP)
+			info->flags |= RSW_PF_CNP;
+	} else if (info->dport == RSW_UDP_PORT_UET) {
+		info->flags |= RSW_PF_UET;
+	}
+	return 0;
+}
+
+/* TCP and other L4 protocols with 16-bit ports first: only the ports. */
+static inline void
+parse_ports(const uint8_t *p, uint32_t avail, struct rsw_pkt_info *info)
+{
+	if (avail < 4)
+		return;
+	info->sport = (uint16_t)(p[0] << 8 | p[1]);
+	info->dport = (uint16_t)(p[2] << 8 | p[3]);
+	info->flags |= RSW_PF_L4;
+}
+
+static enum rsw_pkt_kind
+parse_ipv4(const uint8_t *p, uint32_t avail, const struct rte_mbuf *m, struct rsw_pkt_info *info)
+{
+	const struct rte_ipv4_hdr *ip = (const struct rte_ipv4_hdr *)p;
+	uint32_t ihl, tot;
+	uint16_t frag;
+
+	/* RFC 1812 §5.2.2: length, version, header length, checksum, total length. */
+	if (unlikely(avail < sizeof(*ip)))
+		return drop(info, RSW_PC_parse_errors);
+	if (unlikely((ip->version_ihl >> 4) != 4))
+		return drop(info, RSW_PC_parse_errors);
+	ihl = (ip->version_ihl & 0xf) * 4u;
+	tot = rte_be_to_cpu_16(ip->total_length);
+	if (unlikely(ihl < sizeof(*ip) || ihl > avail || tot < ihl || tot > avail))
+		return drop(info, RSW_PC_parse_errors);
+	if (!(m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_GOOD) && unlikely(rsw_cksum(ip, ihl) != 0))
+		return drop(info, RSW_PC_parse_errors);
+
+	info->l3_len = (uint16_t)tot;
+	info->dscp = ip->type_of_service >> 2;
+	info->proto = ip->next_proto_id;
+	info->ttl = ip->time_to_live;
+	frag = rte_be_to_cpu_16(ip->fragment_offset);
+	if (frag & (RTE_IPV4_HDR_MF_FLAG | RTE_IPV4_HDR_OFFSET_MASK)) {
+		info->flags |= RSW_PF_FRAG;
+		/* Fragments are routed and hashed on addresses only. */
+		return RSW_PK_IPV4;
+	}
+	if (info->proto == IPPROTO_UDP) {
+		if (unlikely(parse_udp(p + ihl, tot - ihl, info) != 0))
+			return drop(info, RSW_PC_parse_errors);
+	} else if (info->proto == IPPROTO_TCP || info->proto == IPPROTO_SCTP) {
+		parse_ports(p + ihl, tot - ihl, info);
+	}
+	return RSW_PK_IPV4;
+}
+
+static enum rsw_pkt_kind
+parse_ipv6(const uint8_t *p, uint32_t avail, struct rsw_pkt_info *info)
+{
+	const struct rte_ipv6_hdr *ip = (const struct rte_ipv6_hdr *)p;
+	uint32_t vtc, plen;
+
+	if (unlikely(avail < sizeof(*ip)))
+		return drop(info, RSW_PC_parse_errors);
+	vtc = rte_be_to_cpu_32(ip->vtc_flow);
+	if (unlikely((vtc >> 28) != 6))
+		return drop(info, RSW_PC_parse_errors);
+	plen = rte_be_to_cpu_16(ip->payload_len);
+	if (unlikely(sizeof(*ip) + plen > avail))
+		return drop(info, RSW_PC_parse_errors);
+
+	info->l3_len = (uint16_t)(sizeof(*ip) + plen);
+	info->dscp = (vtc >> 22) & 0x3f;
+	info->flow = vtc & 0xfffff;
+	info->proto = ip->proto;
+	info->ttl = ip->hop_limits;
+	/* No extension-header chasing: an extension header first hashes on addresses + flow. */
+	if (info->proto == IPPROTO_UDP) {
+		if (unlikely(parse_udp(p + sizeof(*ip), plen, info) != 0))
+			return drop(info, RSW_PC_parse_errors);
+	} else if (info->proto == IPPROTO_TCP || info->proto == IPPROTO_SCTP) {
+		parse_ports(p + sizeof(*ip), plen, info);
+	}
+	return RSW_PK_IPV6;
+}
+
+static inline int
+is_nd_multicast(const struct rte_ether_addr *d)
+{
+	/* 33:33:ff:xx:xx:xx, the solicited-node groups (RFC 4861), and 33:33:00:00:00:01. */
+	return d->addr_bytes[0] == 0x33 && d->addr_bytes[1] == 0x33 &&
+	       (d->addr_bytes[2] == 0xff || (d->addr_bytes[2] == 0 && d->addr_bytes[3] == 0 &&
+					     d->addr_bytes[4] == 0 && d->addr_bytes[5] == 1));
+}
+
+enum rsw_pkt_kind
+rsw_parse(const struct rte_mbuf *m, const struct rte_ether_addr *port_mac,
+	  struct rsw_pkt_info *info)
+{
+	static const struct rte_ether_addr mac_ctrl = {{0x01, 0x80, 0xc2, 0x00, 0x00, 0x01}};
+	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+	uint32_t len = rte_pktmbuf_data_len(m);
+	const struct rte_ether_hdr *eth = (const struct rte_ether_hdr *)p;
+	uint32_t off = sizeof(*eth);
+	uint16_t type;
+	int mcast;
+
+	memset(info, 0, sizeof(*info));
+	if (unlikely(len < sizeof(*eth)))
+		return drop(info, RSW_PC_parse_errors);
+	type = rte_be_to_cpu_16(eth->ether_type);
+	while ((type == RTE_ETHER_TYPE_VLAN || type == RTE_ETHER_TYPE_QINQ) && info->n_vlan < 2) {
+		const struct rte_vlan_hdr *vh = (const struct rte_vlan_hdr *)(p + off);
+
+		if (unlikely(len < off + sizeof(*vh)))
+			return drop(info, RSW_PC_parse_errors);
+		if (info->n_vlan == 0)
+			info->pcp = rte_be_to_cpu_16(vh->vlan_tci) >> 13;
+		type = rte_be_to_cpu_16(vh->eth_proto);
+		off += sizeof(*vh);
+		info->n_vlan++;
+	}
+	info->l3_off = (uint16_t)off;
+
+	mcast = rte_is_multicast_ether_addr(&eth->dst_addr);
+	if (likely(!mcast)) {
+		if (unlikely(!rte_is_same_ether_addr(&eth->dst_addr, port_mac)))
+			return drop(info, RSW_PC_not_for_us);
+	} else if (rte_is_broadcast_ether_addr(&eth->dst_addr)) {
+		info->flags |= RSW_PF_BCAST;
+		if (type != RTE_ETHER_TYPE_ARP)
+			return drop(info, RSW_PC_l2_control);
+	} else if (rte_is_same_ether_addr(&eth->dst_addr, &mac_ctrl)) {
+		if (type != RSW_ETHER_TYPE_MAC_CTRL)
+			return drop(info, RSW_PC_l2_control);
+	} else if (!(is_nd_multicast(&eth->dst_addr) && type == RTE_ETHER_TYPE_IPV6)) {
+		return drop(info, RSW_PC_l2_control);
+	}
+
+	switch (type) {
+	case RTE_ETHER_TYPE_IPV4:
+		if (unlikely(mcast))
+			return drop(info, RSW_PC_l2_control);
+		return info->kind = parse_ipv4(p + off, len - off, m, info);
+	case RTE_ETHER_TYPE_IPV6:
+		info->kind = parse_ipv6(p + off, len - off, info);
+		if (mcast && info->kind == RSW_PK_IPV6)
+			info->kind = info->proto == IPPROTO_ICMPV6 ? RSW_PK_ND : RSW_PK_DROP;
+		if (info->kind == RSW_PK_DROP && info->drop == 0)
+			info->drop = RSW_PC_l2_control;
+		return info->kind;
+	case RTE_ETHER_TYPE_ARP:
+		if (unlikely(len < off + sizeof(struct rte_arp_hdr)))
+			return drop(info, RSW_PC_parse_errors);
+		return info->kind = RSW_PK_ARP;
+	case RSW_ETHER_TYPE_MAC_CTRL:
+		if (unlikely(len < off + 4))
+			return drop(info, RSW_PC_parse_errors);
+		return info->kind = RSW_PK_MAC_CTRL;
+	default:
+		return drop(info, RSW_PC_unknown_ethertype);
+	}
+}

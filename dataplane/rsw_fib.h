@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The railsw authors */
+
+/*
+ * Step 4 of the packet path: the forwarding tables a worker reads. One
+ * struct rsw_tables holds a whole generation (FIBs, results, next hops,
+ * groups, QoS and load-balance settings); the control thread builds a new one
+ * aside and publishes it by swapping rsw_fib_main.tables (RCU, rte_rcu_qsbr).
+ *
+ * The neighbour table is separate: it changes at run time (ARP/ND) and is
+ * shared by every generation. Its entries are written by the control thread
+ * only; workers read them lock-free.
+ */
+
+#ifndef RSW_FIB_H
+#define RSW_FIB_H
+
+#include <stdint.h>
+
+#include <rte_fib.h>
+#include <rte_fib6.h>
+#include <rte_hash.h>
+#include <rte_rcu_qsbr.h>
+
+#include "rsw_config.h"
+
+#define RSW_LB_BUCKETS 256 /* resilient-hash bucket table per group */
+
+/* FIB next-hop values: an index into rsw_tables.results; 0 = no route. */
+#define RSW_FIB_NO_ROUTE 0
+#define RSW_FIB_MAX_NH   32767 /* 2-byte DIR-24-8 / trie next hops */
+
+enum rsw_result_type {
+	RSW_RES_NONE = 0,  /* no route */
+	RSW_RES_LOCAL,     /* one of the switch's addresses: punt */
+	RSW_RES_CONNECTED, /* a connected subnet: the neighbour is the destination */
+	RSW_RES_GROUP,     /* a next-hop group (one member for a plain route) */
+};
+
+struct rsw_result {
+	uint8_t type; /* enum rsw_result_type */
+	uint8_t pad;
+	uint16_t port; /* LOCAL, CONNECTED: the port */
+	uint32_t id;   /* GROUP: index into groups */
+};
+
+struct rsw_nexthop {
+	uint32_t neigh; /* index into the neighbour table */
+	uint16_t port;  /* egress port */
+	uint16_t pad;
+};
+
+struct rsw_group {
+	uint16_t n_members;                 /* 1..RSW_MAX_NEXTHOPS */
+	int16_t lb_mode;                    /* enum rsw_lb_mode of the route, or UNSET */
+	uint32_t members[RSW_MAX_NEXTHOPS]; /* next-hop indices */
+	uint8_t buckets[RSW_LB_BUCKETS];    /* bucket → member index (weights applied) */
+	struct rsw_prefix prefix;           /* the route, for `show lb` */
+};
+
+/* One generation of tables. Immutable once published. */
+struct rsw_tables {
+	struct rte_fib *fib4;
+	struct rte_fib6 *fib6;
+	struct rsw_result *results; /* [n_results], results[0] = no route */
+	uint32_t n_results;
+	struct rsw_nexthop *nh; /* [n_nh] */
+	uint32_t n_nh;
+	struct rsw_group *groups; /* [n_groups] */
+	uint32_t n_groups;
+	uint64_t generation;
+
+	/* classify */
+	uint8_t trust; /* enum rsw_trust */
+	uint8_t default_tc;
+	uint8_t dscp_to_tc[64];
+	uint8_t pcp_to_tc[8];
+
+	/* load balance */
+	uint32_t hash_fields; /* RSW_HF_* */
+	uint32_t hash_seed;
+	uint8_t hash_algorithm; /* enum rsw_hash_alg */
+	uint8_t hash_symmetric;
+	int8_t lb_mode; /* default enum rsw_lb_mode */
+	int8_t lb_per_tc[RSW_N_TC];
+	uint8_t rss_key[40]; /* Toeplitz key */
+};
+
+/* A neighbour (ARP/ND entry). mac_valid: bits 0-47 MAC (network order bytes, little-endian
+ * packing as rte_ether_addr in memory), bit 63 = valid. */
+#define RSW_NEIGH_VALID (1ULL << 63)
+#define RSW_NEIGH_SLOTS (2 * RSW_MAX_NEIGHBORS)
+
+struct rsw_neigh {
+	uint64_t mac_valid; /* written by control (atomic store, release), read by workers */
+	uint16_t port;      /* egress port */
+	uint16_t pad[3];
+};
+
+struct rsw_fib_main {
+	struct rsw_tables *tables; /* current generation (RCU: atomic load) */
+	struct rte_rcu_qsbr *qsbr; /* workers report quiescent states here */
+	struct rte_hash *neigh4;   /* key: IPv4 (4 bytes, network order) → neighbour index */
+	struct rte_hash *neigh6;   /* key: IPv6 (16 bytes) → neighbour index */
+	struct rsw_neigh *neigh;   /* [RSW_NEIGH_SLOTS]: IPv4 entries first, IPv6 above */
+};
+
+extern struct rsw_fib_main rsw_fib_main;
+
+/**
+ * Create the neighbour table and the RCU variable for n_workers readers.
+ * @return 0 or -errno.
+ */
+int rsw_fib_init(unsigned int n_workers);
+
+/** Free what rsw_fib_init created and the current tables. */
+void rsw_fib_fini(void);
+
+/**
+ * Allocate an empty generation: FIBs with no routes, results[0] = no route.
+ * name_suffix makes the FIB names unique per generation.
+ * @return tables, or NULL (rte_errno set).
+ */
+struct rsw_tables *rsw_tables_alloc(uint64_t generation, uint32_t max_results, uint32_t max_nh,
+				    uint32_t max_groups);
+
+/** Free a generation; NULL is a no-op. */
+void rsw_tables_free(struct rsw_tables *t);
+
+/**
+ * Add a result and return its FIB next-hop value (>= 1), or a negative errno.
+ */
+int rsw_tables_add_result(struct rsw_tables *t, const struct rsw_result *r);
+
+/**
+ * Add a prefix pointing at result value nh.
+ * @return 0 or -errno.
+ */
+int rsw_tables_add_route(struct rsw_tables *t, const struct rsw_prefix *p, uint32_t nh);
+
+/**
+ * Fill g->buckets from g->n_members and weights (one entry per member), so that each member
+ * holds a share of the RSW_LB_BUCKETS buckets proportional to its weight.
+ */
+void rsw_group_fill_buckets(struct rsw_group *g, const uint32_t *weights);
+
+/**
+ * Publish t as the current generation, wait for every worker to pass a quiescent state,
+ * and free the previous one. Control thread only.
+ */
+void rsw_tables_publish(struct rsw_tables *t);
+
+/**
+ * Find or create the neighbour entry for ip on port (control thread only).
+ * @return the index, or -ENOSPC / -EINVAL.
+ */
+int rsw_neigh_get(const struct rsw_ip *ip, uint16_t port);
+
+/** Index of ip's entry, or -ENOENT. Lock-free; workers may call it. */
+static inline int
+rsw_neigh_lookup4(uint32_t ip_be)
+{
+	return rte_hash_lookup(rsw_fib_main.neigh4, &ip_be);
+}
+
+static inline int
+rsw_neigh_lookup6(const uint8_t ip[16])
+{
+	int ret = rte_hash_lookup(rsw_fib_main.neigh6, ip);
+
+	return ret < 0 ? ret : ret + RSW_MAX_NEIGHBORS;
+}
+
+/** Set (or invalidate, mac == NULL) an entry's MAC. Control thread only. */
+void rsw_neigh_set(uint32_t idx, const uint8_t *mac);
+
+#endif /* RSW_FIB_H */

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The railsw authors */
+
+/*
+ * Per-lcore counters. Each list exists once, as an X-macro: the enum, the
+ * names printed by railctl/JSON/telemetry/Prometheus all come from it, so the
+ * names of ../shared/CLI.md cannot drift.
+ *
+ * Thread-safety: a worker writes only its own slot (plain adds, once per burst);
+ * the control thread reads every slot and sums. 64-bit loads and stores are
+ * atomic on the platforms DPDK supports, so a reader sees each counter whole.
+ */
+
+#ifndef RSW_STATS_H
+#define RSW_STATS_H
+
+#include <stdint.h>
+
+#include <rte_common.h>
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
+
+#include "rsw_config.h"
+
+/*
+ * Port counters, in the order of `show ports`. The ones marked drop are also
+ * drop reasons (`show drops`). rx_missed comes from the PMD and is not here.
+ */
+#define RSW_FOREACH_PORT_CTR(X)                                                                    \
+	X(rx_packets, 0)                                                                           \
+	X(rx_bytes, 0)                                                                             \
+	X(tx_packets, 0)                                                                           \
+	X(tx_bytes, 0)                                                                             \
+	X(parse_errors, 1)                                                                         \
+	X(not_for_us, 1)                                                                           \
+	X(l2_control, 1)                                                                           \
+	X(unknown_ethertype, 1)                                                                    \
+	X(no_route, 1)                                                                             \
+	X(ttl_expired, 1)                                                                          \
+	X(mtu_exceeded, 1)                                                                         \
+	X(neigh_unresolved, 1)                                                                     \
+	X(punted, 0)                                                                               \
+	X(cnp_rx, 0)                                                                               \
+	X(cnp_tx, 0)                                                                               \
+	X(cnp_coalesced, 1)                                                                        \
+	X(tx_dropped, 1)                                                                           \
+	X(punt_dropped, 1)                                                                         \
+	X(pfc_rx_frames, 0)
+
+enum rsw_port_ctr {
+#define RSW_X_ENUM(name, is_drop) RSW_PC_##name,
+	RSW_FOREACH_PORT_CTR(RSW_X_ENUM)
+#undef RSW_X_ENUM
+	RSW_N_PORT_CTRS
+};
+
+/** Name of a port counter as CLI.md spells it. */
+const char *rsw_port_ctr_name(enum rsw_port_ctr c);
+
+/** Whether a port counter counts dropped packets (it is listed by `show drops`). */
+int rsw_port_ctr_is_drop(enum rsw_port_ctr c);
+
+struct __rte_cache_aligned rsw_port_stats {
+	uint64_t c[RSW_N_PORT_CTRS];
+};
+
+/* Packets and bytes sent through one member of one next-hop group. */
+struct rsw_lb_member_stats {
+	uint64_t packets;
+	uint64_t bytes;
+};
+
+/*
+ * One lcore's slot. Allocated per lcore (rte_zmalloc) at start-up.
+ * Writer: that lcore. Readers: the control thread.
+ */
+struct rsw_lcore_stats {
+	struct rsw_port_stats port[RSW_MAX_PORTS];
+	struct rsw_lb_member_stats lb[RSW_MAX_GROUPS][RSW_MAX_NEXTHOPS];
+};
+
+/* Slots indexed by lcore id; NULL where the lcore has none. */
+extern struct rsw_lcore_stats *rsw_stats[RTE_MAX_LCORE];
+
+/**
+ * Allocate the slot of every enabled lcore.
+ * @return 0, or -ENOMEM.
+ */
+int rsw_stats_init(void);
+
+/** Free every slot. */
+void rsw_stats_fini(void);
+
+/** Sum port counters of port over every lcore into out[RSW_N_PORT_CTRS]. */
+void rsw_stats_port_sum(uint16_t port, uint64_t out[RSW_N_PORT_CTRS]);
+
+/** Sum one group member's counters over every lcore. */
+void rsw_stats_lb_sum(uint32_t group, uint32_t member, struct rsw_lb_member_stats *out);
+
+/**
+ * Count n packets dropped for a reason (a port counter) on port, and free them in bulk.
+ * Every drop in dataplane/ goes through here.
+ */
+static inline void
+rsw_drop(struct rsw_lcore_stats *st, uint16_t port, struct rte_mbuf **pkts, uint16_t n,
+	 enum rsw_port_ctr reason)
+{
+	if (n == 0)
+		return;
+	st->port[port].c[reason] += n;
+	rte_pktmbuf_free_bulk(pkts, n);
+}
+
+#endif /* RSW_STATS_H */

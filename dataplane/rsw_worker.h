@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The railsw authors */
+
+/*
+ * The worker loop (DESIGN.md §2-3): rx bursts from the worker's queues, the
+ * per-burst pipeline (parse, classify, route, load-balance, rewrite), egress
+ * rings per port, and tx of the ports this worker owns.
+ *
+ * Thread-safety: struct rsw_dp_main is written by the control thread before
+ * workers start (except quit, and the egress rings, which are multi-producer:
+ * every worker and the control thread may enqueue; only the owner dequeues).
+ */
+
+#ifndef RSW_WORKER_H
+#define RSW_WORKER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_ether.h>
+#include <rte_mbuf.h>
+#include <rte_mbuf_dyn.h>
+#include <rte_ring.h>
+
+#include "rsw_config.h"
+#include "rsw_parse.h"
+#include "rsw_stats.h"
+
+#define RSW_BURST            32
+#define RSW_PREFETCH_OFFSET  3
+#define RSW_EGRESS_RING_SIZE 1024
+#define RSW_PUNT_RING_SIZE   1024
+#define RSW_MAX_WORKERS      (RTE_MAX_LCORE - 1)
+
+/* Why a packet was handed to the control thread (rsw_mbuf_meta.reason). */
+enum rsw_punt_reason {
+	RSW_PUNT_ARP = 1, /* ARP frame */
+	RSW_PUNT_ND,      /* IPv6 ND multicast */
+	RSW_PUNT_LOCAL,   /* IP packet for one of the switch's addresses */
+	RSW_PUNT_NEIGH,   /* next hop without a resolved neighbour; rewrite pending */
+};
+
+/* Metadata of a punted mbuf, in an mbuf dynamic field. */
+struct rsw_mbuf_meta {
+	uint32_t neigh;  /* RSW_PUNT_NEIGH: neighbour index, or UINT32_MAX (connected, unknown) */
+	uint8_t reason;  /* enum rsw_punt_reason */
+	uint8_t tc;      /* traffic class */
+	uint8_t in_port; /* ingress port index */
+	uint8_t kind;    /* enum rsw_pkt_kind */
+	uint16_t out_port;
+	uint16_t l3_off;
+};
+
+/* Runtime state of one port, read by workers. Written by control before start. */
+struct rsw_port_rt {
+	struct rte_ether_addr mac; /* the port's MAC: unicast for us, source of routed frames */
+	uint16_t eth_port;         /* DPDK port id */
+	uint16_t mtu;              /* largest L3 packet sent */
+	uint16_t owner;            /* lcore that alone calls rte_eth_tx_burst */
+	uint16_t pad;
+	struct rte_ring *egress; /* MP/SC: frames to send on this port */
+};
+
+struct rsw_dp_main {
+	uint16_t n_ports;
+	volatile bool quit;     /* set by control: workers return */
+	uint32_t idle_sleep_us; /* back-off ceiling; 0 = busy poll */
+	int meta_off;           /* rsw_mbuf_meta dynfield offset */
+	struct rte_ring *punt;  /* MP/SC: worker → control */
+	struct rsw_port_rt ports[RSW_MAX_PORTS];
+};
+
+extern struct rsw_dp_main rsw_dp;
+
+struct rsw_rxq {
+	uint16_t port;  /* port index */
+	uint16_t queue; /* rx queue id */
+};
+
+/* One worker's assignment. Written by control before launch, then read-only. */
+struct rsw_worker {
+	unsigned int lcore;
+	unsigned int qsbr_id; /* thread id in rsw_fib_main.qsbr */
+	uint16_t n_rxq;
+	uint16_t n_txp;
+	struct rsw_rxq rxq[RSW_MAX_PORTS * 4];
+	uint16_t txp[RSW_MAX_PORTS]; /* port indices this worker transmits on */
+};
+
+static inline struct rsw_mbuf_meta *
+rsw_meta(struct rte_mbuf *m)
+{
+	return RTE_MBUF_DYNFIELD(m, rsw_dp.meta_off, struct rsw_mbuf_meta *);
+}
+
+/**
+ * Register the mbuf dynamic field; create the punt ring and the egress ring of each of
+ * n_ports ports (rsw_dp.ports[].eth_port, mac, mtu, owner must be set by the caller).
+ * @return 0 or -errno.
+ */
+int rsw_dp_init(uint16_t n_ports);
+
+/** Free the rings, draining any mbufs left in them. */
+void rsw_dp_fini(void);
+
+/**
+ * Run the pipeline on a burst received on port index in_port: drops are counted
+ * and freed, punts go to rsw_dp.punt, forwarded frames to their egress ring.
+ * Counts on stats slot st. Needs published tables (rsw_fib_main.tables).
+ */
+void rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf **pkts,
+		       uint16_t n);
+
+/**
+ * Transmit what is queued on port index p's egress ring (owner only).
+ * @return the number of frames taken from the ring.
+ */
+uint16_t rsw_tx_drain(struct rsw_lcore_stats *st, uint16_t p);
+
+/**
+ * Rewrite a routed frame for egress: dst MAC, src MAC of the port, TTL/hop limit − 1 with an
+ * incremental IPv4 checksum update (RFC 1624). Shared with the control thread (held packets).
+ */
+void rsw_rewrite(struct rte_mbuf *m, uint16_t l3_off, uint8_t kind, const uint8_t *dst_mac,
+		 const struct rte_ether_addr *src_mac);
+
+/** The lcore function of a worker (arg: struct rsw_worker *). */
+int rsw_worker_main(void *arg);
+
+#endif /* RSW_WORKER_H */
