@@ -13,9 +13,8 @@
 #ifndef RSW_CMD_H
 #define RSW_CMD_H
 
-#include <stddef.h>
-
 #include <jansson.h>
+#include <stddef.h>
 
 #define RSW_CMD_MAX_LINE  4096 /* a request line, newline excluded */
 #define RSW_CMD_MAX_WORDS 16
@@ -38,12 +37,14 @@ typedef json_t *(rsw_cmd_fn)(int argc, char **argv, void *ctx);
  * @param words
  *   Space-separated command words, e.g. "show ports".
  * @param min_args, max_args
- *   Bounds on the number of arguments after the words.
+ *   Bounds on the number of arguments after the words; max_args < 0: no upper bound.
  * @param usage
  *   Argument synopsis shown by `help` and in usage errors, e.g. "[PORT]".
  * @param help
  *   One-line description.
- * @return 0, or -ENOMEM / -EEXIST / -EINVAL.
+ * @return 0, or -ENOMEM / -EEXIST (already registered, or "help", which is
+ *   built in) / -EINVAL (empty or non-printable words, more than RSW_CMD_MAX_WORDS
+ *   words, NULL fn, bad bounds).
  */
 int rsw_cmd_register(const char *words, int min_args, int max_args, const char *usage,
 		     const char *help, rsw_cmd_fn *fn, void *ctx);
@@ -84,6 +85,9 @@ struct rsw_sock *rsw_sock_open(const char *path, char *err, size_t errlen);
 void rsw_sock_poll(struct rsw_sock *s, int timeout_ms);
 
 #define RSW_SOCK_MAX_CLIENTS 128
+
+/** Number of connected clients (0 for NULL). */
+unsigned int rsw_sock_client_count(const struct rsw_sock *s);
 
 /** Close every client, unlink the socket file, free; NULL is a no-op. */
 void rsw_sock_close(struct rsw_sock *s);
