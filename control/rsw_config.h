@@ -10,22 +10,23 @@
 #ifndef RSW_CONFIG_H
 #define RSW_CONFIG_H
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include <jansson.h>
-
-#define RSW_MAX_PORTS	   32	 /* Debian's DPDK build: RTE_MAX_ETHPORTS */
-#define RSW_N_TC	   8	 /* traffic classes per port */
-#define RSW_MAX_NEIGHBORS  4096	 /* static + learned neighbours */
-#define RSW_MAX_ROUTES	   65536 /* static routes per family */
-#define RSW_MAX_NEXTHOPS   16	 /* members of one route's next-hop group */
-#define RSW_MAX_GROUPS	   1024	 /* distinct next-hop groups */
-#define RSW_NAME_LEN	   32	 /* switch and port names, NUL included */
-#define RSW_DEVARGS_LEN	   256
-#define RSW_PATH_LEN	   108 /* sun_path */
-#define RSW_CFG_ERR_LEN	   512
+#define RSW_MAX_PORTS     32    /* Debian's DPDK build: RTE_MAX_ETHPORTS */
+#define RSW_N_TC          8     /* traffic classes per port */
+#define RSW_MAX_NEIGHBORS 4096  /* static + learned neighbours */
+#define RSW_MAX_ROUTES    65536 /* static routes per family */
+#define RSW_MAX_NEXTHOPS  16    /* members of one route's next-hop group */
+#define RSW_MAX_GROUPS    1024  /* distinct next-hop groups */
+#define RSW_NAME_LEN      32    /* switch and port names, NUL included */
+#define RSW_DEVARGS_LEN   256
+#define RSW_PATH_LEN      108 /* sun_path */
+#define RSW_CFG_ERR_LEN   512
+#define RSW_SPEED_MIN_BPS 1000000ull      /* ports.speed range: 1M.. */
+#define RSW_SPEED_MAX_BPS 400000000000ull /* ..400G */
 
 enum rsw_family {
 	RSW_AF_INET = 4,
@@ -63,16 +64,16 @@ enum rsw_lb_mode {
 };
 
 /* Bits of rsw_cfg_lb.hash_fields. */
-#define RSW_HF_SRC_IP	   (1u << 0)
-#define RSW_HF_DST_IP	   (1u << 1)
-#define RSW_HF_PROTO	   (1u << 2)
-#define RSW_HF_SRC_PORT	   (1u << 3)
-#define RSW_HF_DST_PORT	   (1u << 4)
-#define RSW_HF_ROCE_QP	   (1u << 5)
+#define RSW_HF_SRC_IP      (1u << 0)
+#define RSW_HF_DST_IP      (1u << 1)
+#define RSW_HF_PROTO       (1u << 2)
+#define RSW_HF_SRC_PORT    (1u << 3)
+#define RSW_HF_DST_PORT    (1u << 4)
+#define RSW_HF_ROCE_QP     (1u << 5)
 #define RSW_HF_UET_ENTROPY (1u << 6)
 #define RSW_HF_FLOW_LABEL  (1u << 7)
 #define RSW_HF_DEFAULT                                                                             \
-	(RSW_HF_SRC_IP | RSW_HF_DST_IP | RSW_HF_PROTO | RSW_HF_SRC_PORT | RSW_HF_DST_PORT |      \
+	(RSW_HF_SRC_IP | RSW_HF_DST_IP | RSW_HF_PROTO | RSW_HF_SRC_PORT | RSW_HF_DST_PORT |        \
 	 RSW_HF_ROCE_QP)
 
 enum rsw_hash_alg {
@@ -91,14 +92,14 @@ enum rsw_trust {
 };
 
 struct rsw_cfg_switch {
-	char name[RSW_NAME_LEN];     /* required */
-	enum rsw_switch_role role;   /* default leaf */
-	uint32_t idle_sleep_us;	     /* default 100; 0 = busy poll */
-	bool has_router_id;	     /* router_id given */
-	struct rsw_ip router_id;     /* IPv4 */
-	bool icmp_unreachable;	     /* default true */
-	uint32_t icmp_rate_pps;	     /* default 100 */
-	int line;		     /* line of 'switch:' */
+	char name[RSW_NAME_LEN];   /* required */
+	enum rsw_switch_role role; /* default leaf */
+	uint32_t idle_sleep_us;    /* default 100; 0 = busy poll */
+	bool has_router_id;        /* router_id given */
+	struct rsw_ip router_id;   /* IPv4 */
+	bool icmp_unreachable;     /* default true */
+	uint32_t icmp_rate_pps;    /* default 100 */
+	int line;                  /* line of 'switch:' */
 };
 
 struct rsw_cfg_port {
@@ -111,7 +112,7 @@ struct rsw_cfg_port {
 	struct rsw_prefix ipv4; /* address with host bits kept (not masked) */
 	bool has_ipv6;
 	struct rsw_prefix ipv6; /* address with host bits kept (not masked) */
-	uint16_t mtu;		/* default 1500; 68..9000 (IPv6 on the port: >= 1280) */
+	uint16_t mtu;           /* default 1500; 68..9000 (IPv6 on the port: >= 1280) */
 	enum rsw_port_role role;
 	int line; /* line of this port's list item */
 };
@@ -124,36 +125,36 @@ struct rsw_cfg_neighbor {
 };
 
 struct rsw_cfg_route {
-	struct rsw_prefix prefix; /* masked */
-	uint16_t n_nexthops;	  /* 1..RSW_MAX_NEXTHOPS */
+	struct rsw_prefix prefix;                 /* masked */
+	uint16_t n_nexthops;                      /* 1..RSW_MAX_NEXTHOPS */
 	struct rsw_ip nexthops[RSW_MAX_NEXTHOPS]; /* same family as prefix */
-	uint32_t weights[RSW_MAX_NEXTHOPS];	  /* default 1 each; 1..1000 */
-	enum rsw_lb_mode lb;			  /* RSW_LB_UNSET if not given */
+	uint32_t weights[RSW_MAX_NEXTHOPS];       /* default 1 each; 1..1000 */
+	enum rsw_lb_mode lb;                      /* RSW_LB_UNSET if not given */
 	int line;
 };
 
 struct rsw_cfg_lb {
-	enum rsw_lb_mode mode;		/* default hash */
+	enum rsw_lb_mode mode;             /* default hash */
 	enum rsw_lb_mode per_tc[RSW_N_TC]; /* RSW_LB_UNSET where not given */
-	uint32_t hash_fields;		/* RSW_HF_* bits; default RSW_HF_DEFAULT */
-	enum rsw_hash_alg hash_algorithm; /* default crc32 */
-	enum rsw_spray_mode spray;	  /* default round-robin */
-	uint32_t flowlet_timeout_us;	  /* default 50 */
-	uint32_t hash_seed;		  /* default 0 */
-	bool hash_symmetric;		  /* default false */
+	uint32_t hash_fields;              /* RSW_HF_* bits; default RSW_HF_DEFAULT */
+	enum rsw_hash_alg hash_algorithm;  /* default crc32 */
+	enum rsw_spray_mode spray;         /* default round-robin */
+	uint32_t flowlet_timeout_us;       /* default 50 */
+	uint32_t hash_seed;                /* default 0 */
+	bool hash_symmetric;               /* default false */
 };
 
 struct rsw_cfg_qos {
-	enum rsw_trust trust;	  /* default dscp */
-	uint8_t dscp_to_tc[64];	  /* unlisted = default_tc */
-	uint8_t pcp_to_tc[8];	  /* unlisted = default_tc */
-	uint8_t default_tc;	  /* default 0 */
+	enum rsw_trust trust;   /* default dscp */
+	uint8_t dscp_to_tc[64]; /* unlisted = default_tc */
+	uint8_t pcp_to_tc[8];   /* unlisted = default_tc */
+	uint8_t default_tc;     /* default 0 */
 };
 
 struct rsw_cfg_control {
 	char socket[RSW_PATH_LEN]; /* default /run/railsw/railsw.sock */
-	bool telemetry;		   /* default true */
-	bool has_metrics;	   /* metrics_listen given */
+	bool telemetry;            /* default true */
+	bool has_metrics;          /* metrics_listen given */
 	char metrics_listen[64];   /* "host:port" */
 };
 
@@ -216,5 +217,33 @@ bool rsw_prefix_contains(const struct rsw_prefix *p, const struct rsw_ip *ip);
 
 /** Names of the enums, as CONFIG.md spells them ("hash", "round-robin", ...). */
 const char *rsw_lb_mode_name(enum rsw_lb_mode m);
+
+/**
+ * Parse a rate in bits/s: a plain integer, or a number with a K, M or G suffix (1000-based,
+ * case-insensitive, decimals allowed: "2.5G", "100M"). One space may precede the suffix.
+ * No range check: callers apply their own (ports.speed: RSW_SPEED_MIN_BPS..RSW_SPEED_MAX_BPS).
+ *
+ * @param s
+ *   The text.
+ * @param bps
+ *   Receives the rate on success.
+ * @return
+ *   0, or -EINVAL if s is NULL, malformed, not a whole number of bits/s, or overflows.
+ */
+int rsw_parse_rate(const char *s, uint64_t *bps);
+
+/**
+ * Parse a size in bytes: a plain integer, or a number with a B, KB or MB suffix (1024-based,
+ * case-insensitive, decimals allowed if the result is whole: "1.5MB"). "512KB" = 524288.
+ * One space may precede the suffix.
+ *
+ * @param s
+ *   The text.
+ * @param bytes
+ *   Receives the size on success.
+ * @return
+ *   0, or -EINVAL if s is NULL, malformed, not a whole number of bytes, or overflows.
+ */
+int rsw_parse_size(const char *s, uint64_t *bytes);
 
 #endif /* RSW_CONFIG_H */

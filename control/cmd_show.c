@@ -1,0 +1,282 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The railsw authors */
+
+/*
+ * The commands of ../shared/CLI.md served by the control thread: thin
+ * handlers that read counters, tables and neighbour state and format JSON with
+ * the contract's field names. Counter names come from the X-macros of
+ * rsw_stats.h; `clear counters` keeps baselines here and never writes a
+ * worker's slot.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include <rte_ethdev.h>
+
+#include "rsw_cmd.h"
+#include "rsw_ctl.h"
+
+static int
+port_arg(const char *name)
+{
+	return rsw_config_port_index(rsw_ctl.cfg, name);
+}
+
+static uint64_t
+since(uint64_t now, uint64_t base)
+{
+	return now >= base ? now - base : 0;
+}
+
+static uint64_t
+port_missed(uint16_t p)
+{
+	struct rte_eth_stats es;
+
+	if (rte_eth_stats_get(rsw_dp.ports[p].eth_port, &es) != 0)
+		return 0;
+	return es.imissed;
+}
+
+static json_t *
+port_json(uint16_t p)
+{
+	const struct rsw_cfg_port *cp = &rsw_ctl.cfg->ports[p];
+	uint64_t c[RSW_N_PORT_CTRS];
+	struct rte_eth_link link;
+	char mac[RSW_MAC_STR_LEN], buf[64];
+	json_t *o;
+	int i;
+
+	rsw_stats_port_sum(p, c);
+	if (rte_eth_link_get_nowait(rsw_dp.ports[p].eth_port, &link) != 0)
+		memset(&link, 0, sizeof(link));
+	o = json_pack("{s:s, s:i, s:s, s:I, s:b, s:b}", "name", cp->name, "id", p, "mac",
+		      rsw_mac_str(rsw_dp.ports[p].mac.addr_bytes, mac), "speed_bps",
+		      (json_int_t)rsw_port_speed(p), "link_up", link.link_status, "admin_up", 1);
+	if (o == NULL)
+		return NULL;
+	for (i = 0; i < RSW_N_PORT_CTRS; i++) {
+		json_object_set_new(o, rsw_port_ctr_name(i),
+				    json_integer((json_int_t)since(c[i], rsw_ctl.port_base[p][i])));
+		if (i == RSW_PC_tx_bytes)
+			json_object_set_new(o, "rx_missed",
+					    json_integer((json_int_t)since(
+						    port_missed(p), rsw_ctl.missed_base[p])));
+	}
+	json_object_set_new(o, "devargs", json_string(cp->devargs));
+	json_object_set_new(o, "mtu", json_integer(cp->mtu));
+	if (cp->has_ipv4)
+		json_object_set_new(o, "ipv4",
+				    json_string(rsw_prefix_str(&cp->ipv4, buf, sizeof(buf))));
+	if (cp->has_ipv6)
+		json_object_set_new(o, "ipv6",
+				    json_string(rsw_prefix_str(&cp->ipv6, buf, sizeof(buf))));
+	return o;
+}
+
+static json_t *
+cmd_show_ports(int argc, char **argv, void *ctx)
+{
+	json_t *arr = json_array();
+	int p, only = -1;
+
+	if (argc == 1 && (only = port_arg(argv[0])) < 0) {
+		json_decref(arr);
+		return rsw_cmd_error("unknown port '%s'", argv[0]);
+	}
+	for (p = 0; p < rsw_ctl.cfg->n_ports; p++)
+		if (only < 0 || only == p)
+			json_array_append_new(arr, port_json((uint16_t)p));
+	return json_pack("{s:o}", "ports", arr);
+}
+
+static json_t *
+cmd_show_drops(int argc, char **argv, void *ctx)
+{
+	uint64_t total[RSW_N_PORT_CTRS] = {0}, c[RSW_N_PORT_CTRS];
+	json_t *arr = json_array();
+	uint16_t p;
+	int i;
+
+	for (p = 0; p < rsw_ctl.cfg->n_ports; p++) {
+		rsw_stats_port_sum(p, c);
+		for (i = 0; i < RSW_N_PORT_CTRS; i++)
+			total[i] += since(c[i], rsw_ctl.port_base[p][i]);
+	}
+	for (i = 0; i < RSW_N_PORT_CTRS; i++)
+		if (rsw_port_ctr_is_drop(i))
+			json_array_append_new(arr, json_pack("{s:s, s:I}", "reason",
+							     rsw_port_ctr_name(i), "packets",
+							     (json_int_t)total[i]));
+	return json_pack("{s:o}", "drops", arr);
+}
+
+static const char *
+route_mode(int lb)
+{
+	return rsw_lb_mode_name(lb == RSW_LB_UNSET ? rsw_ctl.cfg->lb.mode : lb);
+}
+
+static void
+add_port_route(json_t *arr, const struct rsw_cfg_port *cp, const struct rsw_prefix *addr)
+{
+	struct rsw_prefix net = *addr;
+	uint8_t full = addr->ip.family == RSW_AF_INET ? 32 : 128;
+	char buf[64];
+	int i;
+
+	for (i = net.len; i < full; i++)
+		net.ip.addr[i / 8] &= (uint8_t) ~(0x80 >> (i % 8));
+	json_array_append_new(arr,
+			      json_pack("{s:s, s:[], s:s, s:s, s:s}", "prefix",
+					rsw_prefix_str(&net, buf, sizeof(buf)), "nexthops", "mode",
+					"connected", "type", "connected", "port", cp->name));
+	net = *addr;
+	net.len = full;
+	json_array_append_new(arr, json_pack("{s:s, s:[], s:s, s:s, s:s}", "prefix",
+					     rsw_prefix_str(&net, buf, sizeof(buf)), "nexthops",
+					     "mode", "local", "type", "local", "port", cp->name));
+}
+
+static json_t *
+cmd_show_routes(int argc, char **argv, void *ctx)
+{
+	const struct rsw_config *cfg = rsw_ctl.cfg;
+	json_t *arr = json_array();
+	char buf[64];
+	uint32_t i, j;
+	uint16_t p;
+
+	for (p = 0; p < cfg->n_ports; p++) {
+		if (cfg->ports[p].has_ipv4)
+			add_port_route(arr, &cfg->ports[p], &cfg->ports[p].ipv4);
+		if (cfg->ports[p].has_ipv6)
+			add_port_route(arr, &cfg->ports[p], &cfg->ports[p].ipv6);
+	}
+	for (i = 0; i < cfg->n_routes; i++) {
+		const struct rsw_cfg_route *r = &cfg->routes[i];
+		json_t *nh = json_array();
+
+		for (j = 0; j < r->n_nexthops; j++)
+			json_array_append_new(
+				nh, json_string(rsw_ip_str(&r->nexthops[j], buf, sizeof(buf))));
+		json_array_append_new(arr, json_pack("{s:s, s:o, s:s, s:s}", "prefix",
+						     rsw_prefix_str(&r->prefix, buf, sizeof(buf)),
+						     "nexthops", nh, "mode", route_mode(r->lb),
+						     "type", "static"));
+	}
+	return json_pack("{s:o}", "routes", arr);
+}
+
+static json_t *
+cmd_show_neighbors(int argc, char **argv, void *ctx)
+{
+	return rsw_ctl_neigh_json();
+}
+
+static json_t *
+cmd_show_lb(int argc, char **argv, void *ctx)
+{
+	const struct rsw_config *cfg = rsw_ctl.cfg;
+	const struct rsw_tables *t = rsw_fib_main.tables;
+	json_t *arr = json_array();
+	char buf[64];
+	uint32_t g, j;
+
+	for (g = 0; t != NULL && g < t->n_groups && g < cfg->n_routes; g++) {
+		const struct rsw_group *gr = &t->groups[g];
+		const struct rsw_cfg_route *r = &cfg->routes[g];
+		json_t *members = json_array();
+
+		for (j = 0; j < gr->n_members; j++) {
+			const struct rsw_nexthop *nh = &t->nh[gr->members[j]];
+			struct rsw_lb_member_stats s;
+
+			rsw_stats_lb_sum(g, j, &s);
+			json_array_append_new(
+				members,
+				json_pack(
+					"{s:s, s:s, s:I, s:I}", "nexthop",
+					rsw_ip_str(&r->nexthops[j], buf, sizeof(buf)), "port",
+					cfg->ports[nh->port].name, "packets",
+					(json_int_t)since(s.packets, rsw_ctl.lb_base[g][j].packets),
+					"bytes",
+					(json_int_t)since(s.bytes, rsw_ctl.lb_base[g][j].bytes)));
+		}
+		json_array_append_new(arr, json_pack("{s:i, s:s, s:s, s:o}", "id", g, "prefix",
+						     rsw_prefix_str(&gr->prefix, buf, sizeof(buf)),
+						     "mode", route_mode(gr->lb_mode), "members",
+						     members));
+	}
+	return json_pack("{s:o}", "groups", arr);
+}
+
+static json_t *
+cmd_show_config(int argc, char **argv, void *ctx)
+{
+	json_t *c = rsw_config_to_json(rsw_ctl.cfg);
+
+	return c ? c : rsw_cmd_error("cannot format the configuration");
+}
+
+static json_t *
+cmd_clear_counters(int argc, char **argv, void *ctx)
+{
+	uint32_t g, j;
+	uint16_t p;
+
+	for (p = 0; p < rsw_ctl.cfg->n_ports; p++) {
+		rsw_stats_port_sum(p, rsw_ctl.port_base[p]);
+		rsw_ctl.missed_base[p] = port_missed(p);
+	}
+	for (g = 0; g < RSW_MAX_GROUPS; g++)
+		for (j = 0; j < RSW_MAX_NEXTHOPS; j++)
+			rsw_stats_lb_sum(g, j, &rsw_ctl.lb_base[g][j]);
+	return rsw_cmd_ok();
+}
+
+static json_t *
+cmd_not_yet(int argc, char **argv, void *ctx)
+{
+	return rsw_cmd_error("not supported yet: %s", (const char *)ctx);
+}
+
+int
+rsw_ctl_commands_register(void)
+{
+	static const char *const later[][3] = {
+		{"show queues", "[PORT]", "per (port, TC) queue counters"},
+		{"show pfc", "[PORT]", "PFC counters per priority"},
+		{"show buffer", "[PORT]", "shared buffer occupancy"},
+		{"show topology", "", "this switch's place in the fabric"},
+		{"reload", "[FILE]", "load a new configuration live"},
+	};
+	unsigned int i;
+	int ret = 0;
+
+	rsw_ctl.lb_base = calloc(RSW_MAX_GROUPS, sizeof(*rsw_ctl.lb_base));
+	if (rsw_ctl.lb_base == NULL)
+		return -ENOMEM;
+	ret |= rsw_cmd_register("show ports", 0, 1, "[PORT]", "port state and counters",
+				cmd_show_ports, NULL);
+	ret |= rsw_cmd_register("show drops", 0, 0, "", "every drop reason, switch-wide",
+				cmd_show_drops, NULL);
+	ret |= rsw_cmd_register("show routes", 0, 0, "", "connected, local and static routes",
+				cmd_show_routes, NULL);
+	ret |= rsw_cmd_register("show neighbors", 0, 0, "", "ARP/ND entries", cmd_show_neighbors,
+				NULL);
+	ret |= rsw_cmd_register("show lb", 0, 0, "", "next-hop groups and member counters",
+				cmd_show_lb, NULL);
+	ret |= rsw_cmd_register("show config", 0, 0, "", "the effective configuration",
+				cmd_show_config, NULL);
+	ret |= rsw_cmd_register("clear counters", 0, 0, "", "zero every counter but gauges",
+				cmd_clear_counters, NULL);
+	for (i = 0; i < RTE_DIM(later); i++)
+		ret |= rsw_cmd_register(later[i][0], 0, 1, later[i][1], later[i][2], cmd_not_yet,
+					(void *)(uintptr_t)later[i][0]);
+	ret |= rsw_cmd_register("port", 2, 2, "NAME down|up", "administrative state", cmd_not_yet,
+				(void *)(uintptr_t) "port NAME down|up");
+	return ret ? -EINVAL : 0;
+}

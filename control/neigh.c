@@ -1,0 +1,431 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The railsw authors */
+
+/*
+ * Neighbour resolution on the control thread (DESIGN.md §3 step 4, §7): ARP
+ * (RFC 826) answers for the switch's addresses, learns senders of requests and
+ * replies aimed at the switch, resolves next hops and hosts on connected
+ * subnets (request, retry, age), and holds up to three packets per unresolved
+ * neighbour. Workers see only the result: a MAC published in rsw_fib_main.neigh.
+ */
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <rte_arp.h>
+#include <rte_ether.h>
+#include <rte_ip.h>
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
+#include <rte_ring.h>
+
+#include "rsw_ctl.h"
+
+#define NEIGH_HOLD           3      /* packets held per unresolved neighbour */
+#define NEIGH_PROBES         3      /* requests before giving up */
+#define NEIGH_RETRY_MS       1000   /* between requests */
+#define NEIGH_REACHABLE_MS   300000 /* a resolved entry is re-probed after this */
+#define NEIGH_FAILED_HOLD_MS 1000   /* a failed entry is not retried sooner */
+
+enum neigh_state {
+	NS_NONE = 0,
+	NS_INCOMPLETE,
+	NS_REACHABLE,
+	NS_STALE,
+	NS_STATIC,
+	NS_FAILED,
+};
+
+struct ctl_neigh {
+	uint8_t state; /* enum neigh_state */
+	uint8_t probes;
+	uint8_t n_held;
+	uint8_t mac[6];
+	uint16_t port;
+	struct rsw_ip ip;
+	uint64_t updated_ms;
+	uint64_t next_probe_ms;
+	struct rte_mbuf *held[NEIGH_HOLD];
+};
+
+static struct ctl_neigh *neighs; /* [RSW_NEIGH_SLOTS] */
+static const struct rsw_config *neigh_cfg;
+
+uint64_t
+rsw_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static struct rsw_lcore_stats *
+ctl_stats(void)
+{
+	return rsw_stats[rte_lcore_id()];
+}
+
+void
+rsw_ctl_send(uint16_t p, struct rte_mbuf *m)
+{
+	if (rte_ring_mp_enqueue(rsw_dp.ports[p].egress, m) != 0)
+		rsw_drop(ctl_stats(), p, &m, 1, RSW_PC_tx_dropped);
+}
+
+static void
+arp_request(uint16_t p, const struct rsw_ip *target)
+{
+	const struct rsw_cfg_port *cp = &neigh_cfg->ports[p];
+	struct rte_ether_hdr *eth;
+	struct rte_arp_hdr *arp;
+	struct rte_mbuf *m;
+
+	if (target->family != RSW_AF_INET || !cp->has_ipv4)
+		return; /* IPv6 ND resolution is not built yet: static neighbours only. */
+	m = rte_pktmbuf_alloc(rsw_ctl.pool);
+	if (m == NULL)
+		return;
+	eth = (struct rte_ether_hdr *)rte_pktmbuf_append(m, RTE_ETHER_MIN_LEN - RTE_ETHER_CRC_LEN);
+	if (eth == NULL) {
+		rte_pktmbuf_free(m);
+		return;
+	}
+	memset(eth, 0, RTE_ETHER_MIN_LEN - RTE_ETHER_CRC_LEN);
+	memset(&eth->dst_addr, 0xff, RTE_ETHER_ADDR_LEN);
+	eth->src_addr = rsw_dp.ports[p].mac;
+	eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_ARP);
+	arp = (struct rte_arp_hdr *)(eth + 1);
+	arp->arp_hardware = rte_cpu_to_be_16(RTE_ARP_HRD_ETHER);
+	arp->arp_protocol = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
+	arp->arp_hlen = RTE_ETHER_ADDR_LEN;
+	arp->arp_plen = 4;
+	arp->arp_opcode = rte_cpu_to_be_16(RTE_ARP_OP_REQUEST);
+	arp->arp_data.arp_sha = rsw_dp.ports[p].mac;
+	memcpy(&arp->arp_data.arp_sip, cp->ipv4.ip.addr, 4);
+	memcpy(&arp->arp_data.arp_tip, target->addr, 4);
+	rsw_ctl_send(p, m);
+}
+
+static void
+drop_held(struct ctl_neigh *n)
+{
+	uint8_t i;
+
+	for (i = 0; i < n->n_held; i++) {
+		struct rsw_mbuf_meta *meta = rsw_meta(n->held[i]);
+
+		rsw_drop(ctl_stats(), meta->in_port, &n->held[i], 1, RSW_PC_neigh_unresolved);
+	}
+	n->n_held = 0;
+}
+
+static void
+start_probing(struct ctl_neigh *n, uint64_t now)
+{
+	n->state = NS_INCOMPLETE;
+	n->probes = 1;
+	n->next_probe_ms = now + NEIGH_RETRY_MS;
+	n->updated_ms = now;
+	arp_request(n->port, &n->ip);
+}
+
+/* A neighbour's MAC became known: publish it and send what was held. */
+static void
+resolved(uint32_t idx, const uint8_t *mac, uint64_t now)
+{
+	struct ctl_neigh *n = &neighs[idx];
+	uint8_t i;
+
+	if (n->state == NS_STATIC)
+		return; /* static neighbours from config win */
+	memcpy(n->mac, mac, 6);
+	n->state = NS_REACHABLE;
+	n->probes = 0;
+	n->updated_ms = now;
+	rsw_neigh_set(idx, mac);
+	for (i = 0; i < n->n_held; i++) {
+		struct rte_mbuf *m = n->held[i];
+		struct rsw_mbuf_meta *meta = rsw_meta(m);
+
+		rsw_rewrite(m, meta->l3_off, meta->kind, mac, &rsw_dp.ports[meta->out_port].mac);
+		rsw_ctl_send(meta->out_port, m);
+	}
+	n->n_held = 0;
+}
+
+int
+rsw_ctl_neigh_want(const struct rsw_ip *ip, uint16_t port)
+{
+	int idx = rsw_neigh_get(ip, port);
+
+	if (idx < 0)
+		return idx;
+	if (neighs[idx].state == NS_NONE) {
+		neighs[idx].ip = *ip;
+		neighs[idx].port = port;
+		start_probing(&neighs[idx], rsw_now_ms());
+	}
+	return idx;
+}
+
+int
+rsw_ctl_neigh_init(const struct rsw_config *cfg)
+{
+	uint32_t i;
+
+	neigh_cfg = cfg;
+	neighs = calloc(RSW_NEIGH_SLOTS, sizeof(*neighs));
+	if (neighs == NULL)
+		return -ENOMEM;
+	for (i = 0; i < cfg->n_neighbors; i++) {
+		const struct rsw_cfg_neighbor *cn = &cfg->neighbors[i];
+		int idx = rsw_neigh_get(&cn->ip, cn->port);
+
+		if (idx < 0)
+			return idx;
+		neighs[idx].ip = cn->ip;
+		neighs[idx].port = cn->port;
+		neighs[idx].state = NS_STATIC;
+		memcpy(neighs[idx].mac, cn->mac, 6);
+		rsw_neigh_set((uint32_t)idx, cn->mac);
+	}
+	return 0;
+}
+
+void
+rsw_ctl_neigh_fini(void)
+{
+	uint32_t i;
+
+	if (neighs == NULL)
+		return;
+	for (i = 0; i < RSW_NEIGH_SLOTS; i++)
+		if (neighs[i].n_held)
+			rte_pktmbuf_free_bulk(neighs[i].held, neighs[i].n_held);
+	free(neighs);
+	neighs = NULL;
+}
+
+static bool
+port_subnet_has(uint16_t p, const struct rsw_ip *ip)
+{
+	const struct rsw_cfg_port *cp = &neigh_cfg->ports[p];
+
+	if (ip->family == RSW_AF_INET)
+		return cp->has_ipv4 && rsw_prefix_contains(&cp->ipv4, ip);
+	return cp->has_ipv6 && rsw_prefix_contains(&cp->ipv6, ip);
+}
+
+/* RFC 826 reception on port p. Consumes m. */
+static void
+handle_arp(struct rte_mbuf *m, uint16_t p)
+{
+	const struct rsw_cfg_port *cp = &neigh_cfg->ports[p];
+	struct rsw_mbuf_meta *meta = rsw_meta(m);
+	struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+	struct rte_arp_hdr *arp = rte_pktmbuf_mtod_offset(m, struct rte_arp_hdr *, meta->l3_off);
+	struct rsw_ip sender = {.family = RSW_AF_INET};
+	uint64_t now = rsw_now_ms();
+	bool for_us;
+	int idx;
+
+	if (arp->arp_hardware != rte_cpu_to_be_16(RTE_ARP_HRD_ETHER) ||
+	    arp->arp_protocol != rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4) ||
+	    arp->arp_hlen != RTE_ETHER_ADDR_LEN || arp->arp_plen != 4 || !cp->has_ipv4 ||
+	    rte_is_multicast_ether_addr(&arp->arp_data.arp_sha))
+		goto done;
+	memcpy(sender.addr, &arp->arp_data.arp_sip, 4);
+	for_us = memcmp(&arp->arp_data.arp_tip, cp->ipv4.ip.addr, 4) == 0;
+
+	/* Merge: update an existing entry; create one only when the frame is aimed at us. */
+	if (port_subnet_has(p, &sender) && memcmp(&sender, &cp->ipv4.ip, sizeof(sender)) != 0) {
+		idx = rte_hash_lookup(rsw_fib_main.neigh4, sender.addr);
+		if (idx < 0 && for_us)
+			idx = rsw_neigh_get(&sender, p);
+		if (idx >= 0) {
+			if (neighs[idx].state == NS_NONE) {
+				neighs[idx].ip = sender;
+				neighs[idx].port = p;
+			}
+			resolved((uint32_t)idx, arp->arp_data.arp_sha.addr_bytes, now);
+		}
+	}
+	if (!for_us || arp->arp_opcode != rte_cpu_to_be_16(RTE_ARP_OP_REQUEST))
+		goto done;
+
+	/* Answer in place: the reply goes back to the asker from the port's MAC. */
+	arp->arp_opcode = rte_cpu_to_be_16(RTE_ARP_OP_REPLY);
+	arp->arp_data.arp_tha = arp->arp_data.arp_sha;
+	arp->arp_data.arp_tip = arp->arp_data.arp_sip;
+	arp->arp_data.arp_sha = rsw_dp.ports[p].mac;
+	memcpy(&arp->arp_data.arp_sip, cp->ipv4.ip.addr, 4);
+	eth->dst_addr = arp->arp_data.arp_tha;
+	eth->src_addr = rsw_dp.ports[p].mac;
+	rsw_ctl_send(p, m);
+	return;
+done:
+	rte_pktmbuf_free(m);
+}
+
+/* A routed packet whose neighbour is not resolved. Consumes m. */
+static void
+handle_unresolved(struct rte_mbuf *m)
+{
+	struct rsw_mbuf_meta *meta = rsw_meta(m);
+	uint64_t now = rsw_now_ms();
+	struct ctl_neigh *n;
+	int idx = (int)meta->neigh;
+
+	if (meta->neigh == UINT32_MAX) {
+		/* A host on a connected subnet: the destination itself is the neighbour. */
+		const uint8_t *l3 = rte_pktmbuf_mtod_offset(m, const uint8_t *, meta->l3_off);
+		struct rsw_ip ip;
+
+		if (meta->kind == RSW_PK_IPV4) {
+			ip.family = RSW_AF_INET;
+			memcpy(ip.addr, &((const struct rte_ipv4_hdr *)l3)->dst_addr, 4);
+		} else {
+			ip.family = RSW_AF_INET6;
+			memcpy(ip.addr, ((const struct rte_ipv6_hdr *)l3)->dst_addr, 16);
+		}
+		idx = rsw_neigh_get(&ip, meta->out_port);
+		if (idx < 0)
+			goto drop;
+		if (neighs[idx].state == NS_NONE) {
+			neighs[idx].ip = ip;
+			neighs[idx].port = meta->out_port;
+		}
+	}
+	n = &neighs[idx];
+	if (n->state == NS_REACHABLE || n->state == NS_STALE || n->state == NS_STATIC) {
+		/* Resolved since the worker looked. */
+		rsw_rewrite(m, meta->l3_off, meta->kind, n->mac, &rsw_dp.ports[meta->out_port].mac);
+		rsw_ctl_send(meta->out_port, m);
+		return;
+	}
+	if (n->state == NS_FAILED && now - n->updated_ms < NEIGH_FAILED_HOLD_MS)
+		goto drop;
+	if (n->n_held >= NEIGH_HOLD)
+		goto drop;
+	n->held[n->n_held++] = m;
+	if (n->state != NS_INCOMPLETE)
+		start_probing(n, now);
+	return;
+drop:
+	rsw_drop(ctl_stats(), meta->in_port, &m, 1, RSW_PC_neigh_unresolved);
+}
+
+unsigned int
+rsw_ctl_punt_poll(void)
+{
+	struct rte_mbuf *pkts[RSW_BURST];
+	unsigned int n, i, total = 0;
+
+	while ((n = rte_ring_sc_dequeue_burst(rsw_dp.punt, (void **)pkts, RSW_BURST, NULL)) > 0) {
+		for (i = 0; i < n; i++) {
+			struct rsw_mbuf_meta *meta = rsw_meta(pkts[i]);
+
+			switch (meta->reason) {
+			case RSW_PUNT_ARP:
+				handle_arp(pkts[i], meta->in_port);
+				break;
+			case RSW_PUNT_NEIGH:
+				handle_unresolved(pkts[i]);
+				break;
+			case RSW_PUNT_LOCAL:
+				rsw_ctl_icmp_local(pkts[i]);
+				break;
+			default: /* IPv6 ND: not built yet */
+				rte_pktmbuf_free(pkts[i]);
+				break;
+			}
+		}
+		total += n;
+		if (total >= 4 * RSW_BURST)
+			break;
+	}
+	return total;
+}
+
+void
+rsw_ctl_neigh_timer(uint64_t now_ms)
+{
+	uint32_t i;
+
+	for (i = 0; i < RSW_NEIGH_SLOTS; i++) {
+		struct ctl_neigh *n = &neighs[i];
+
+		switch (n->state) {
+		case NS_INCOMPLETE:
+		case NS_STALE:
+			if (now_ms < n->next_probe_ms)
+				break;
+			if (n->probes < NEIGH_PROBES) {
+				n->probes++;
+				n->next_probe_ms = now_ms + NEIGH_RETRY_MS;
+				arp_request(n->port, &n->ip);
+				break;
+			}
+			/* No answer: forget the MAC, drop what waits. */
+			n->state = NS_FAILED;
+			n->updated_ms = now_ms;
+			rsw_neigh_set(i, NULL);
+			drop_held(n);
+			break;
+		case NS_REACHABLE:
+			if (now_ms - n->updated_ms >= NEIGH_REACHABLE_MS) {
+				n->state = NS_STALE;
+				n->probes = 1;
+				n->next_probe_ms = now_ms + NEIGH_RETRY_MS;
+				arp_request(n->port, &n->ip);
+			}
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+static const char *
+state_name(uint8_t s)
+{
+	switch (s) {
+	case NS_STATIC:
+		return "static";
+	case NS_REACHABLE:
+		return "reachable";
+	case NS_STALE:
+		return "stale";
+	default:
+		return "incomplete";
+	}
+}
+
+json_t *
+rsw_ctl_neigh_json(void)
+{
+	json_t *arr = json_array();
+	char ip[64], mac[RSW_MAC_STR_LEN];
+	uint32_t i;
+
+	for (i = 0; arr != NULL && i < RSW_NEIGH_SLOTS; i++) {
+		const struct ctl_neigh *n = &neighs[i];
+
+		if (n->state == NS_NONE)
+			continue;
+		if (n->state == NS_REACHABLE || n->state == NS_STALE || n->state == NS_STATIC)
+			rsw_mac_str(n->mac, mac);
+		else
+			mac[0] = '\0';
+		json_array_append_new(arr, json_pack("{s:s, s:s, s:s, s:s}", "ip",
+						     rsw_ip_str(&n->ip, ip, sizeof(ip)), "mac", mac,
+						     "port", neigh_cfg->ports[n->port].name,
+						     "state", state_name(n->state)));
+	}
+	return json_pack("{s:o}", "neighbors", arr ? arr : json_array());
+}

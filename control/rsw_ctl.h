@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The railsw authors */
+
+/*
+ * The control thread's state (DESIGN.md §2, §7): the loaded configuration,
+ * ports, workers, the neighbour state machine and counter baselines. Only the
+ * control thread (EAL main lcore) touches anything declared here.
+ */
+
+#ifndef RSW_CTL_H
+#define RSW_CTL_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <rte_mempool.h>
+
+#include "rsw_config.h"
+#include "rsw_fib.h"
+#include "rsw_stats.h"
+#include "rsw_worker.h"
+
+struct rsw_ctl_main {
+	struct rsw_config *cfg;                             /* the running configuration */
+	struct rte_mempool *pool;                           /* every mbuf of the switch */
+	unsigned int n_workers;                             /* worker lcores */
+	struct rsw_worker workers[RTE_MAX_LCORE];           /* [n_workers] */
+	uint64_t generation;                                /* tables generation */
+	uint64_t port_base[RSW_MAX_PORTS][RSW_N_PORT_CTRS]; /* `clear counters` baselines */
+	uint64_t missed_base[RSW_MAX_PORTS];
+	struct rsw_lb_member_stats (*lb_base)[RSW_MAX_NEXTHOPS]; /* [RSW_MAX_GROUPS] */
+};
+
+extern struct rsw_ctl_main rsw_ctl;
+
+#define RSW_MAC_STR_LEN 18
+
+/** "02:00:00:00:00:01" (lowercase) into buf[RSW_MAC_STR_LEN]. Returns buf. */
+static inline const char *
+rsw_mac_str(const uint8_t *mac, char *buf)
+{
+	snprintf(buf, RSW_MAC_STR_LEN, "%02x:%02x:%02x:%02x:%02x:%02x", mac[0], mac[1], mac[2],
+		 mac[3], mac[4], mac[5]);
+	return buf;
+}
+
+/* ports.c */
+
+/**
+ * Configure and start every port of cfg (queues per worker where the PMD has them, MTU, MAC,
+ * promiscuous) and fill rsw_dp.ports. Messages go to err.
+ * @return 0 or -errno.
+ */
+int rsw_ports_setup(const struct rsw_config *cfg, struct rte_mempool *pool, unsigned int n_workers,
+		    char *err, size_t errlen);
+
+/** Stop and close every port. */
+void rsw_ports_close(void);
+
+/** Speed the port runs at, in bit/s: config `speed`, else link speed, else 0. */
+uint64_t rsw_port_speed(uint16_t p);
+
+/** Name of the DPDK device in a devargs string ("net_tap0" of "net_tap0,iface=x"). */
+void rsw_devargs_name(const char *devargs, char *name, size_t len);
+
+/** Whether devargs is a PCI address (DDDD:BB:DD.F or BB:DD.F). */
+bool rsw_devargs_is_pci(const char *devargs);
+
+/* tables.c */
+
+/**
+ * Build a generation of tables from cfg: connected and local routes per port address,
+ * static routes as next-hop groups, QoS and load-balance settings. Creates the neighbour
+ * entries next hops need (static ones resolved).
+ * @return the tables, or NULL with a message in err.
+ */
+struct rsw_tables *rsw_ctl_tables_build(const struct rsw_config *cfg, uint64_t generation,
+					char *err, size_t errlen);
+
+/* neigh.c */
+
+/** Set up neighbour state; static neighbours from cfg. @return 0 or -errno. */
+int rsw_ctl_neigh_init(const struct rsw_config *cfg);
+
+/** Register a next hop the tables need (created incomplete and resolved). Returns the index. */
+int rsw_ctl_neigh_want(const struct rsw_ip *ip, uint16_t port);
+
+/** Handle every punted packet waiting on the punt ring. @return how many. */
+unsigned int rsw_ctl_punt_poll(void);
+
+/** Retries, ageing, expiry of held packets. Call a few times a second. */
+void rsw_ctl_neigh_timer(uint64_t now_ms);
+
+/** `show neighbors`: {"neighbors":[{"ip","mac","port","state"}]}. */
+json_t *rsw_ctl_neigh_json(void);
+
+/** Send a frame built by the control thread on port p (through its egress ring). */
+void rsw_ctl_send(uint16_t p, struct rte_mbuf *m);
+
+/** Drop held packets and free state. */
+void rsw_ctl_neigh_fini(void);
+
+/** Milliseconds of a monotonic clock. */
+uint64_t rsw_now_ms(void);
+
+/* icmp.c */
+
+/**
+ * Handle a packet addressed to the switch (RSW_PUNT_LOCAL): answer ICMP echo requests.
+ * Consumes m.
+ */
+void rsw_ctl_icmp_local(struct rte_mbuf *m);
+
+/* cmd_show.c */
+
+/** Register the commands of CLI.md. @return 0 or -errno. */
+int rsw_ctl_commands_register(void);
+
+#endif /* RSW_CTL_H */

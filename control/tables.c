@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The railsw authors */
+
+/*
+ * Building one generation of forwarding tables from a configuration: local
+ * host routes and connected subnets per port address, static routes as
+ * next-hop groups, and the classify / load-balance settings workers read.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_errno.h>
+
+#include "rsw_ctl.h"
+#include "rsw_lb.h"
+
+static int
+add_port_routes(struct rsw_tables *t, uint16_t p, const struct rsw_prefix *addr)
+{
+	struct rsw_result r = {.port = p};
+	struct rsw_prefix host = *addr, net = *addr;
+	uint8_t full = addr->ip.family == RSW_AF_INET ? 32 : 128;
+	int nh, ret, i;
+
+	/* The subnet: connected. */
+	for (i = net.len; i < full; i++)
+		net.ip.addr[i / 8] &= (uint8_t) ~(0x80 >> (i % 8));
+	r.type = RSW_RES_CONNECTED;
+	nh = rsw_tables_add_result(t, &r);
+	if (nh < 0)
+		return nh;
+	ret = rsw_tables_add_route(t, &net, (uint32_t)nh);
+	if (ret != 0)
+		return ret;
+	/* The switch's own address: local. */
+	host.len = full;
+	r.type = RSW_RES_LOCAL;
+	nh = rsw_tables_add_result(t, &r);
+	if (nh < 0)
+		return nh;
+	return rsw_tables_add_route(t, &host, (uint32_t)nh);
+}
+
+/* The port whose connected subnet holds ip, else the port of a static neighbour, else -1. */
+static int
+nexthop_port(const struct rsw_config *cfg, const struct rsw_ip *ip)
+{
+	uint32_t i;
+	uint16_t p;
+
+	for (p = 0; p < cfg->n_ports; p++) {
+		const struct rsw_cfg_port *cp = &cfg->ports[p];
+
+		if (ip->family == RSW_AF_INET && cp->has_ipv4 && rsw_prefix_contains(&cp->ipv4, ip))
+			return p;
+		if (ip->family == RSW_AF_INET6 && cp->has_ipv6 &&
+		    rsw_prefix_contains(&cp->ipv6, ip))
+			return p;
+	}
+	for (i = 0; i < cfg->n_neighbors; i++)
+		if (memcmp(&cfg->neighbors[i].ip, ip, sizeof(*ip)) == 0)
+			return cfg->neighbors[i].port;
+	return -1;
+}
+
+struct rsw_tables *
+rsw_ctl_tables_build(const struct rsw_config *cfg, uint64_t generation, char *err, size_t errlen)
+{
+	char buf[64], buf2[64];
+	uint32_t n_nh = 0, i, j;
+	struct rsw_tables *t;
+	uint16_t p;
+	int ret;
+
+	for (i = 0; i < cfg->n_routes; i++)
+		n_nh += cfg->routes[i].n_nexthops;
+	if (cfg->n_routes > RSW_MAX_GROUPS) {
+		snprintf(err, errlen, "%u routes: at most %u static routes are supported",
+			 cfg->n_routes, RSW_MAX_GROUPS);
+		return NULL;
+	}
+	t = rsw_tables_alloc(generation, 1 + 2 * 2 * cfg->n_ports + cfg->n_routes, n_nh,
+			     cfg->n_routes);
+	if (t == NULL) {
+		snprintf(err, errlen, "cannot allocate forwarding tables: %s",
+			 rte_strerror(rte_errno));
+		return NULL;
+	}
+
+	t->trust = (uint8_t)cfg->qos.trust;
+	t->default_tc = cfg->qos.default_tc;
+	memcpy(t->dscp_to_tc, cfg->qos.dscp_to_tc, sizeof(t->dscp_to_tc));
+	memcpy(t->pcp_to_tc, cfg->qos.pcp_to_tc, sizeof(t->pcp_to_tc));
+	t->hash_fields = cfg->lb.hash_fields;
+	t->hash_seed = cfg->lb.hash_seed;
+	t->hash_algorithm = (uint8_t)cfg->lb.hash_algorithm;
+	t->hash_symmetric = cfg->lb.hash_symmetric;
+	t->lb_mode = (int8_t)cfg->lb.mode;
+	for (i = 0; i < RSW_N_TC; i++)
+		t->lb_per_tc[i] = (int8_t)cfg->lb.per_tc[i];
+	memcpy(t->rss_key, rsw_lb_default_rss_key, sizeof(t->rss_key));
+
+	for (p = 0; p < cfg->n_ports; p++) {
+		const struct rsw_cfg_port *cp = &cfg->ports[p];
+
+		if (cp->has_ipv4 && (ret = add_port_routes(t, p, &cp->ipv4)) != 0)
+			goto route_fail_port;
+		if (cp->has_ipv6 && (ret = add_port_routes(t, p, &cp->ipv6)) != 0)
+			goto route_fail_port;
+		continue;
+	route_fail_port:
+		snprintf(err, errlen, "port %s: cannot add its connected routes: %s", cp->name,
+			 strerror(-ret));
+		goto fail;
+	}
+
+	for (i = 0; i < cfg->n_routes; i++) {
+		const struct rsw_cfg_route *cr = &cfg->routes[i];
+		struct rsw_group *g = &t->groups[t->n_groups];
+		struct rsw_result r = {.type = RSW_RES_GROUP, .id = t->n_groups};
+		int nh;
+
+		g->n_members = cr->n_nexthops;
+		g->lb_mode = (int16_t)cr->lb;
+		g->prefix = cr->prefix;
+		for (j = 0; j < cr->n_nexthops; j++) {
+			int port = nexthop_port(cfg, &cr->nexthops[j]);
+			int neigh;
+
+			if (port < 0) {
+				snprintf(err, errlen, "route %s: next hop %s is not reachable",
+					 rsw_prefix_str(&cr->prefix, buf, sizeof(buf)),
+					 rsw_ip_str(&cr->nexthops[j], buf2, sizeof(buf2)));
+				goto fail;
+			}
+			neigh = rsw_ctl_neigh_want(&cr->nexthops[j], (uint16_t)port);
+			if (neigh < 0) {
+				snprintf(err, errlen, "route %s: neighbour table full (%u entries)",
+					 rsw_prefix_str(&cr->prefix, buf, sizeof(buf)),
+					 RSW_MAX_NEIGHBORS);
+				goto fail;
+			}
+			t->nh[t->n_nh].port = (uint16_t)port;
+			t->nh[t->n_nh].neigh = (uint32_t)neigh;
+			g->members[j] = t->n_nh++;
+		}
+		rsw_group_fill_buckets(g, cr->weights);
+		t->n_groups++;
+		nh = rsw_tables_add_result(t, &r);
+		ret = nh < 0 ? nh : rsw_tables_add_route(t, &cr->prefix, (uint32_t)nh);
+		if (ret != 0) {
+			snprintf(err, errlen, "route %s: cannot add: %s",
+				 rsw_prefix_str(&cr->prefix, buf, sizeof(buf)), strerror(-ret));
+			goto fail;
+		}
+	}
+	return t;
+fail:
+	rsw_tables_free(t);
+	return NULL;
+}
