@@ -29,6 +29,16 @@
 #define CFG_MAX_MTU      9000
 #define CFG_MIN_MTU_IPV6 1280 /* RFC 8200 §5 */
 #define CFG_MAX_DEPTH    64   /* flow nesting ([ {) */
+#define CFG_KB           1024ull
+#define CFG_MB           (1024ull * 1024)
+#define CFG_MAX_SIZE     (4096 * CFG_MB) /* 4GB: largest size of any qos.buffer / ecn key */
+#define CFG_MIN_TOTAL    (64 * CFG_KB)   /* qos.buffer.total: 64KB.. */
+#define CFG_MAX_DWRR     100             /* qos.scheduler.dwrr weights: 1.. */
+#define CFG_MAX_QUANTA   65535           /* qos.buffer.pfc.quanta: 1.. */
+#define CFG_MAX_ALPHA    64.0            /* qos.buffer.pfc.alpha: (0.. */
+#define CFG_MIN_WD_MS    10              /* qos.pfc_watchdog.{detect,restore}_ms */
+#define CFG_MAX_WD_MS    60000
+#define CFG_KEY_LEN      64 /* "ecn.7.kmin" and the like, in messages */
 
 /* Loader state for one file. */
 struct ctx {
@@ -1366,6 +1376,12 @@ enum {
 	Q_DSCP,
 	Q_PCP,
 	Q_DEFAULT_TC,
+	Q_SCHEDULER,
+	Q_LOSSLESS,
+	Q_BUFFER,
+	Q_ECN,
+	Q_ECN_MARK,
+	Q_PFCWD,
 	Q_N,
 };
 
@@ -1374,12 +1390,443 @@ static const char *const qos_keys[Q_N] = {
 	[Q_DSCP] = "dscp_to_tc",
 	[Q_PCP] = "pcp_to_tc",
 	[Q_DEFAULT_TC] = "default_tc",
+	[Q_SCHEDULER] = "scheduler",
+	[Q_LOSSLESS] = "lossless",
+	[Q_BUFFER] = "buffer",
+	[Q_ECN] = "ecn",
+	[Q_ECN_MARK] = "ecn_mark_point",
+	[Q_PFCWD] = "pfc_watchdog",
 };
 
-static const char *const qos_unsupported[] = {
-	"scheduler", "lossless", "buffer",       "ecn", "ecn_mark_point",
-	"trim",      "cnp",      "pfc_watchdog", NULL,
+static const char *const qos_unsupported[] = {"trim", "cnp", NULL};
+
+enum {
+	SCH_STRICT,
+	SCH_DWRR,
+	SCH_N,
 };
+
+static const char *const sched_keys[SCH_N] = {[SCH_STRICT] = "strict", [SCH_DWRR] = "dwrr"};
+
+enum {
+	BUF_TOTAL,
+	BUF_QUEUE_LIMIT,
+	BUF_PFC,
+	BUF_N,
+};
+
+static const char *const buffer_keys[BUF_N] = {
+	[BUF_TOTAL] = "total",
+	[BUF_QUEUE_LIMIT] = "queue_limit",
+	[BUF_PFC] = "pfc",
+};
+
+enum {
+	PFC_MODE,
+	PFC_XOFF,
+	PFC_XON,
+	PFC_ALPHA,
+	PFC_XON_OFFSET,
+	PFC_HEADROOM,
+	PFC_QUANTA,
+	PFC_N,
+};
+
+static const char *const pfc_keys[PFC_N] = {
+	[PFC_MODE] = "mode",
+	[PFC_XOFF] = "xoff",
+	[PFC_XON] = "xon",
+	[PFC_ALPHA] = "alpha",
+	[PFC_XON_OFFSET] = "xon_offset",
+	[PFC_HEADROOM] = "headroom",
+	[PFC_QUANTA] = "quanta",
+};
+
+enum {
+	ECN_KMIN,
+	ECN_KMAX,
+	ECN_PMAX,
+	ECN_N,
+};
+
+static const char *const ecn_keys[ECN_N] = {
+	[ECN_KMIN] = "kmin", [ECN_KMAX] = "kmax", [ECN_PMAX] = "pmax"};
+
+enum {
+	WD_DETECT,
+	WD_RESTORE,
+	WD_ACTION,
+	WD_N,
+};
+
+static const char *const pfcwd_keys[WD_N] = {
+	[WD_DETECT] = "detect_ms", [WD_RESTORE] = "restore_ms", [WD_ACTION] = "action"};
+
+static const char *const pfc_mode_names[] = {"static", "dynamic"};
+static const char *const ecn_mark_names[] = {"dequeue", "enqueue"};
+static const char *const pfcwd_action_names[] = {
+	[RSW_PFCWD_DROP] = "drop",
+	[RSW_PFCWD_FORWARD] = "forward",
+	[RSW_PFCWD_ALERT] = "alert",
+	[RSW_PFCWD_OFF] = "off",
+};
+
+/* Bytes as a user writes them: "1.5MB", "96KB", "1000B" (exact, at most three decimals). */
+static const char *
+size_str(uint64_t b, char *buf, size_t len)
+{
+	static const struct {
+		uint64_t unit;
+		const char *name;
+	} units[] = {{CFG_MB, "MB"}, {CFG_KB, "KB"}};
+	size_t i;
+
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		uint64_t u = units[i].unit, rest = b % u, milli;
+		char frac[24] = ""; /* ".375" */
+		int digits = 3;
+
+		if (b < u || rest * 1000 % u != 0)
+			continue;
+		milli = rest * 1000 / u;
+		while (milli != 0 && milli % 10 == 0) {
+			milli /= 10;
+			digits--;
+		}
+		if (milli != 0)
+			snprintf(frac, sizeof(frac), ".%0*llu", digits, (unsigned long long)milli);
+		snprintf(buf, len, "%llu%s%s", (unsigned long long)(b / u), frac, units[i].name);
+		return buf;
+	}
+	snprintf(buf, len, "%lluB", (unsigned long long)b);
+	return buf;
+}
+
+/* A size (rsw_parse_size) between min and max bytes. */
+static int
+get_size(struct ctx *c, yaml_node_t *n, const char *key, uint64_t min, uint64_t max, uint64_t *out)
+{
+	char lo[32], hi[32];
+	const char *s;
+	uint64_t v;
+
+	if (get_scalar(c, n, key, "a size like 512KB", &s) < 0)
+		return -EINVAL;
+	if (rsw_parse_size(s, &v) < 0)
+		return fail(c, line_of(n),
+			    "'%s' must be a size like 512KB, 16MB or 65536 (got '%.32s')", key, s);
+	if (v < min || v > max)
+		return fail(c, line_of(n), "'%s' must be between %s and %s (got %.32s)", key,
+			    size_str(min, lo, sizeof(lo)), size_str(max, hi, sizeof(hi)), s);
+	*out = v;
+	return 0;
+}
+
+/* A decimal number (YAML float or integer) with 0 < v <= max. */
+static int
+get_fraction(struct ctx *c, yaml_node_t *n, const char *key, double max, double *out)
+{
+	const char *s;
+	char *end;
+	double v;
+
+	if (get_scalar(c, n, key, "a number", &s) < 0)
+		return -EINVAL;
+	/* Decimal only: no hex, inf or nan, which strtod would take. */
+	if (strspn(s, "0123456789.eE+-") != strlen(s))
+		return fail(c, line_of(n), "'%s' must be a number (got '%.32s')", key, s);
+	v = strtod(s, &end);
+	if (end == s || *end != '\0')
+		return fail(c, line_of(n), "'%s' must be a number (got '%.32s')", key, s);
+	if (!(v > 0) || v > max)
+		return fail(c, line_of(n), "'%s' must be more than 0 and at most %g (got %.32s)",
+			    key, max, s);
+	*out = v;
+	return 0;
+}
+
+/* A TC 0-7 written as a scalar: role is "entry" (of a list) or "key" (of a mapping). */
+static int
+get_tc(struct ctx *c, yaml_node_t *n, const char *key, const char *role, int *tc)
+{
+	int64_t v;
+
+	if (n->type != YAML_SCALAR_NODE || is_null(n))
+		return fail(c, line_of(n), "'%s' %s must be a TC between 0 and 7", key, role);
+	if (strlen(sval(n)) != n->data.scalar.length || !parse_i64(sval(n), &v))
+		return fail(c, line_of(n), "'%s' %s must be a TC between 0 and 7 (got '%.32s')",
+			    key, role, sval(n));
+	if (v < 0 || v >= RSW_N_TC)
+		return fail(c, line_of(n), "'%s' %s must be a TC between 0 and 7 (got %lld)", key,
+			    role, (long long)v);
+	*tc = (int)v;
+	return 0;
+}
+
+/*
+ * A list of distinct TCs: bit t of *bits set for each, in list order into list[] (when not
+ * NULL, RSW_N_TC entries), lines[t] the line of TC t.
+ */
+static int
+parse_tc_list(struct ctx *c, yaml_node_t *n, const char *key, uint8_t *list, uint8_t *count,
+	      uint8_t *bits, int lines[RSW_N_TC])
+{
+	int i, tc;
+
+	if (is_null(n))
+		return 0;
+	if (n->type != YAML_SEQUENCE_NODE)
+		return fail(c, line_of(n), "'%s' must be a list of TCs", key);
+	for (i = 0; i < seq_len(n); i++) {
+		yaml_node_t *item = seq_item(c, n, i);
+
+		if (get_tc(c, item, key, "entry", &tc) < 0)
+			return -EINVAL;
+		if (*bits & (1u << tc))
+			return fail(c, line_of(item), "duplicate TC %d in '%s' (first at line %d)",
+				    tc, key, lines[tc]);
+		*bits |= (uint8_t)(1u << tc);
+		lines[tc] = line_of(item);
+		if (list != NULL)
+			list[(*count)++] = (uint8_t)tc;
+	}
+	return 0;
+}
+
+/* scheduler: { strict: [TC...], dwrr: { TC: weight } }. */
+static int
+parse_scheduler(struct ctx *c, yaml_node_t *n, struct rsw_cfg_qos *q)
+{
+	int strict_lines[RSW_N_TC] = {0};
+	uint8_t strict = 0, dwrr_listed = 0;
+	struct kv kv[SCH_N];
+	yaml_node_pair_t *p;
+	int tc;
+
+	if (get_map(c, n, "qos.scheduler", sched_keys, SCH_N, NULL, kv) < 0)
+		return -EINVAL;
+	if (kv[SCH_STRICT].v != NULL &&
+	    parse_tc_list(c, kv[SCH_STRICT].v, "scheduler.strict", q->strict, &q->n_strict, &strict,
+			  strict_lines) < 0)
+		return -EINVAL;
+	if (kv[SCH_DWRR].v != NULL && !is_null(kv[SCH_DWRR].v)) {
+		n = kv[SCH_DWRR].v;
+		if (n->type != YAML_MAPPING_NODE)
+			return fail(c, line_of(n),
+				    "'scheduler.dwrr' must be a mapping of TC to weight");
+		for (p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+			yaml_node_t *kn = node_at(c, p->key);
+			char key[CFG_KEY_LEN];
+
+			if (get_tc(c, kn, "scheduler.dwrr", "key", &tc) < 0)
+				return -EINVAL;
+			if (dwrr_listed & (1u << tc))
+				return fail(c, line_of(kn), "duplicate key '%s'", sval(kn));
+			if (strict & (1u << tc))
+				return fail(
+					c, line_of(kn),
+					"TC %d is in both 'scheduler.strict' (line %d) and 'scheduler.dwrr'",
+					tc, strict_lines[tc]);
+			dwrr_listed |= (uint8_t)(1u << tc);
+			snprintf(key, sizeof(key), "scheduler.dwrr.%d", tc);
+			if (get_u32(c, node_at(c, p->value), key, 1, CFG_MAX_DWRR, &q->dwrr[tc]) <
+			    0)
+				return -EINVAL;
+		}
+	}
+	/* A strict TC has no DWRR weight; an unlisted other TC weighs 1 (set_defaults). */
+	for (tc = 0; tc < RSW_N_TC; tc++)
+		if (strict & (1u << tc))
+			q->dwrr[tc] = 0;
+	return 0;
+}
+
+/* Static keys (xoff, xon) and dynamic ones (alpha, xon_offset) do not mix. */
+static int
+check_pfc_mode(struct ctx *c, const struct kv *kv, bool dynamic)
+{
+	static const int stat[] = {PFC_XOFF, PFC_XON}, dyn[] = {PFC_ALPHA, PFC_XON_OFFSET};
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		if (dynamic && kv[stat[i]].v != NULL)
+			return fail(
+				c, kv[stat[i]].line,
+				"'buffer.pfc.%s' is a static threshold; 'mode: dynamic' uses alpha and xon_offset",
+				pfc_keys[stat[i]]);
+		if (!dynamic && kv[dyn[i]].v != NULL)
+			return fail(
+				c, kv[dyn[i]].line,
+				"'buffer.pfc.%s' needs 'mode: dynamic' (static mode uses xoff and xon)",
+				pfc_keys[dyn[i]]);
+	}
+	return 0;
+}
+
+static int
+parse_pfc(struct ctx *c, yaml_node_t *n, struct rsw_cfg_pfc *pfc)
+{
+	struct kv kv[PFC_N];
+	char a[32], b[32];
+	int64_t v;
+	int mode;
+
+	if (get_map(c, n, "qos.buffer.pfc", pfc_keys, PFC_N, NULL, kv) < 0)
+		return -EINVAL;
+	if (kv[PFC_MODE].v != NULL) {
+		if (get_enum(c, kv[PFC_MODE].v, "buffer.pfc.mode", pfc_mode_names, 2, &mode) < 0)
+			return -EINVAL;
+		pfc->dynamic = mode == 1;
+	}
+	if (check_pfc_mode(c, kv, pfc->dynamic) < 0)
+		return -EINVAL;
+	if (kv[PFC_XOFF].v != NULL &&
+	    get_size(c, kv[PFC_XOFF].v, "buffer.pfc.xoff", 1, CFG_MAX_SIZE, &pfc->xoff) < 0)
+		return -EINVAL;
+	if (kv[PFC_XON].v != NULL &&
+	    get_size(c, kv[PFC_XON].v, "buffer.pfc.xon", 0, CFG_MAX_SIZE, &pfc->xon) < 0)
+		return -EINVAL;
+	if (kv[PFC_ALPHA].v != NULL &&
+	    get_fraction(c, kv[PFC_ALPHA].v, "buffer.pfc.alpha", CFG_MAX_ALPHA, &pfc->alpha) < 0)
+		return -EINVAL;
+	if (kv[PFC_XON_OFFSET].v != NULL &&
+	    get_size(c, kv[PFC_XON_OFFSET].v, "buffer.pfc.xon_offset", 0, CFG_MAX_SIZE,
+		     &pfc->xon_offset) < 0)
+		return -EINVAL;
+	if (kv[PFC_HEADROOM].v != NULL && get_size(c, kv[PFC_HEADROOM].v, "buffer.pfc.headroom", 1,
+						   CFG_MAX_SIZE, &pfc->headroom) < 0)
+		return -EINVAL;
+	if (kv[PFC_QUANTA].v != NULL) {
+		if (get_int(c, kv[PFC_QUANTA].v, "buffer.pfc.quanta", 1, CFG_MAX_QUANTA, &v) < 0)
+			return -EINVAL;
+		pfc->quanta = (uint16_t)v;
+	}
+	if (!pfc->dynamic && pfc->xon >= pfc->xoff)
+		return fail(
+			c, kv[PFC_XON].v != NULL ? line_of(kv[PFC_XON].v) : line_of(kv[PFC_XOFF].v),
+			"'buffer.pfc.xon' must be below 'buffer.pfc.xoff' (got xon %s%s, xoff %s)",
+			size_str(pfc->xon, a, sizeof(a)),
+			kv[PFC_XON].v != NULL ? "" : " (the default)",
+			size_str(pfc->xoff, b, sizeof(b)));
+	return 0;
+}
+
+static int
+parse_buffer(struct ctx *c, yaml_node_t *n, struct rsw_cfg_qos *q, int *total_line)
+{
+	struct kv kv[BUF_N];
+
+	if (get_map(c, n, "qos.buffer", buffer_keys, BUF_N, NULL, kv) < 0)
+		return -EINVAL;
+	if (kv[BUF_TOTAL].v != NULL) {
+		if (get_size(c, kv[BUF_TOTAL].v, "buffer.total", CFG_MIN_TOTAL, CFG_MAX_SIZE,
+			     &q->buffer_total) < 0)
+			return -EINVAL;
+		*total_line = line_of(kv[BUF_TOTAL].v);
+	}
+	if (kv[BUF_QUEUE_LIMIT].v != NULL &&
+	    get_size(c, kv[BUF_QUEUE_LIMIT].v, "buffer.queue_limit", 1, CFG_MAX_SIZE,
+		     &q->queue_limit) < 0)
+		return -EINVAL;
+	if (kv[BUF_PFC].v != NULL && parse_pfc(c, kv[BUF_PFC].v, &q->pfc) < 0)
+		return -EINVAL;
+	return 0;
+}
+
+/* ecn: { TC: { kmin, kmax, pmax } }, all three required. */
+static int
+parse_ecn(struct ctx *c, yaml_node_t *n, struct rsw_cfg_qos *q)
+{
+	yaml_node_pair_t *p;
+	int tc, i;
+
+	if (is_null(n))
+		return 0;
+	if (n->type != YAML_MAPPING_NODE)
+		return fail(c, line_of(n), "'ecn' must be a mapping of TC to { kmin, kmax, pmax }");
+	for (p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+		yaml_node_t *kn = node_at(c, p->key);
+		char what[CFG_KEY_LEN], key[CFG_KEY_LEN], a[32], b[32];
+		struct rsw_cfg_ecn *e;
+		struct kv kv[ECN_N];
+
+		if (get_tc(c, kn, "ecn", "key", &tc) < 0)
+			return -EINVAL;
+		e = &q->ecn[tc];
+		if (e->enabled)
+			return fail(c, line_of(kn), "duplicate key '%s'", sval(kn));
+		snprintf(what, sizeof(what), "qos.ecn.%d", tc);
+		if (get_map(c, node_at(c, p->value), what, ecn_keys, ECN_N, NULL, kv) < 0)
+			return -EINVAL;
+		for (i = 0; i < ECN_N; i++)
+			if (kv[i].v == NULL)
+				return fail(c, line_of(kn), "missing required key '%s' in '%s'",
+					    ecn_keys[i], what);
+		snprintf(key, sizeof(key), "ecn.%d.kmin", tc);
+		if (get_size(c, kv[ECN_KMIN].v, key, 0, CFG_MAX_SIZE, &e->kmin) < 0)
+			return -EINVAL;
+		snprintf(key, sizeof(key), "ecn.%d.kmax", tc);
+		if (get_size(c, kv[ECN_KMAX].v, key, 1, CFG_MAX_SIZE, &e->kmax) < 0)
+			return -EINVAL;
+		snprintf(key, sizeof(key), "ecn.%d.pmax", tc);
+		if (get_fraction(c, kv[ECN_PMAX].v, key, 1.0, &e->pmax) < 0)
+			return -EINVAL;
+		if (e->kmin >= e->kmax)
+			return fail(
+				c, line_of(kv[ECN_KMIN].v),
+				"'ecn.%d.kmin' must be below 'ecn.%d.kmax' (got kmin %s, kmax %s)",
+				tc, tc, size_str(e->kmin, a, sizeof(a)),
+				size_str(e->kmax, b, sizeof(b)));
+		e->enabled = true;
+	}
+	return 0;
+}
+
+static int
+parse_pfcwd(struct ctx *c, yaml_node_t *n, struct rsw_cfg_qos *q)
+{
+	struct kv kv[WD_N];
+	int action;
+
+	if (get_map(c, n, "qos.pfc_watchdog", pfcwd_keys, WD_N, NULL, kv) < 0)
+		return -EINVAL;
+	if (kv[WD_DETECT].v != NULL &&
+	    get_u32(c, kv[WD_DETECT].v, "pfc_watchdog.detect_ms", CFG_MIN_WD_MS, CFG_MAX_WD_MS,
+		    &q->pfcwd.detect_ms) < 0)
+		return -EINVAL;
+	if (kv[WD_RESTORE].v != NULL &&
+	    get_u32(c, kv[WD_RESTORE].v, "pfc_watchdog.restore_ms", CFG_MIN_WD_MS, CFG_MAX_WD_MS,
+		    &q->pfcwd.restore_ms) < 0)
+		return -EINVAL;
+	if (kv[WD_ACTION].v != NULL) {
+		if (get_enum(c, kv[WD_ACTION].v, "pfc_watchdog.action", pfcwd_action_names, 4,
+			     &action) < 0)
+			return -EINVAL;
+		q->pfcwd.action = (enum rsw_pfcwd_action)action;
+	}
+	return 0;
+}
+
+/*
+ * Every (port, lossless TC) reserves its headroom out of buffer.total, and in static mode its
+ * xoff too (the bytes it may hold before PFC stops the sender): the sum must fit.
+ */
+static int
+check_reserve(struct ctx *c, const struct rsw_cfg_qos *q, int line)
+{
+	uint64_t per = q->pfc.headroom + (q->pfc.dynamic ? 0 : q->pfc.xoff);
+	uint64_t reserve = per * c->cfg->n_ports * (uint64_t)__builtin_popcount(q->lossless);
+	char a[32], b[32];
+
+	if (reserve <= q->buffer_total)
+		return 0;
+	return fail(
+		c, line,
+		"buffer.total %s is too small: the lossless TCs of %u port%s reserve %s (%s per port and TC)",
+		size_str(q->buffer_total, a, sizeof(a)), c->cfg->n_ports,
+		c->cfg->n_ports == 1 ? "" : "s", size_str(reserve, b, sizeof(b)),
+		q->pfc.dynamic ? "headroom" : "xoff + headroom");
+}
 
 /* dscp_to_tc / pcp_to_tc: { code: tc }; listed[] marks the codes given. */
 static int
@@ -1429,10 +1876,13 @@ parse_qos(struct ctx *c, const struct kv *sec)
 {
 	struct rsw_cfg_qos *q = &c->cfg->qos;
 	bool dscp_listed[64] = {false}, pcp_listed[8] = {false};
+	int lossless_lines[RSW_N_TC] = {0};
+	int total_line = 0;
 	struct kv kv[Q_N];
 	int64_t tc;
 	int i, v;
 
+	q->line = sec->line;
 	if (get_map(c, sec->v, "qos", qos_keys, Q_N, qos_unsupported, kv) < 0)
 		return -EINVAL;
 	if (kv[Q_TRUST].v != NULL) {
@@ -1457,7 +1907,23 @@ parse_qos(struct ctx *c, const struct kv *sec)
 	for (i = 0; i < 8; i++)
 		if (!pcp_listed[i])
 			q->pcp_to_tc[i] = q->default_tc;
-	return 0;
+	if (parse_scheduler(c, kv[Q_SCHEDULER].v, q) < 0)
+		return -EINVAL;
+	if (kv[Q_LOSSLESS].v != NULL && parse_tc_list(c, kv[Q_LOSSLESS].v, "lossless", NULL, NULL,
+						      &q->lossless, lossless_lines) < 0)
+		return -EINVAL;
+	if (kv[Q_BUFFER].v != NULL && parse_buffer(c, kv[Q_BUFFER].v, q, &total_line) < 0)
+		return -EINVAL;
+	if (kv[Q_ECN].v != NULL && parse_ecn(c, kv[Q_ECN].v, q) < 0)
+		return -EINVAL;
+	if (kv[Q_ECN_MARK].v != NULL) {
+		if (get_enum(c, kv[Q_ECN_MARK].v, "ecn_mark_point", ecn_mark_names, 2, &v) < 0)
+			return -EINVAL;
+		q->ecn_mark_enqueue = v == 1;
+	}
+	if (kv[Q_PFCWD].v != NULL && parse_pfcwd(c, kv[Q_PFCWD].v, q) < 0)
+		return -EINVAL;
+	return check_reserve(c, q, total_line > 0 ? total_line : kv[Q_LOSSLESS].line);
 }
 
 /* control: */
@@ -1572,6 +2038,21 @@ set_defaults(struct rsw_config *cfg)
 	cfg->lb.hash_symmetric = false;
 	cfg->qos.trust = RSW_TRUST_DSCP;
 	cfg->qos.default_tc = 0;
+	for (i = 0; i < RSW_N_TC; i++)
+		cfg->qos.dwrr[i] = 1;
+	cfg->qos.buffer_total = 16 * CFG_MB;
+	cfg->qos.queue_limit = 512 * CFG_KB;
+	cfg->qos.pfc.dynamic = false;
+	cfg->qos.pfc.xoff = 96 * CFG_KB;
+	cfg->qos.pfc.xon = 48 * CFG_KB;
+	cfg->qos.pfc.alpha = 0.125;
+	cfg->qos.pfc.xon_offset = 3 * CFG_KB;
+	cfg->qos.pfc.headroom = 64 * CFG_KB;
+	cfg->qos.pfc.quanta = CFG_MAX_QUANTA;
+	cfg->qos.ecn_mark_enqueue = false;
+	cfg->qos.pfcwd.detect_ms = 200;
+	cfg->qos.pfcwd.restore_ms = 200;
+	cfg->qos.pfcwd.action = RSW_PFCWD_DROP;
 	snprintf(cfg->control.socket, sizeof(cfg->control.socket), "%s", "/run/railsw/railsw.sock");
 	cfg->control.telemetry = true;
 }
@@ -2060,6 +2541,124 @@ json_tc_map(const uint8_t *map, int n, bool *bad)
 	return o;
 }
 
+/* A JSON object, or NULL with *bad set. */
+static json_t *
+jobject(bool *bad)
+{
+	json_t *o = json_object();
+
+	if (o == NULL)
+		*bad = true;
+	return o;
+}
+
+/* The TCs of a bitmask, ascending. */
+static json_t *
+json_tc_bits(uint8_t bits, bool *bad)
+{
+	json_t *a = json_array();
+	int i;
+
+	for (i = 0; a != NULL && i < RSW_N_TC; i++)
+		if (bits & (1u << i))
+			jappend(a, json_integer(i), bad);
+	return a;
+}
+
+static json_t *
+json_scheduler(const struct rsw_cfg_qos *q, bool *bad)
+{
+	json_t *o = jobject(bad), *strict = json_array(), *dwrr = json_object();
+	int i;
+
+	if (o == NULL || strict == NULL || dwrr == NULL) {
+		json_decref(o);
+		json_decref(strict);
+		json_decref(dwrr);
+		*bad = true;
+		return NULL;
+	}
+	for (i = 0; i < q->n_strict; i++)
+		jappend(strict, json_integer(q->strict[i]), bad);
+	for (i = 0; i < RSW_N_TC; i++) {
+		char k[12];
+
+		if (q->dwrr[i] == 0) /* strict */
+			continue;
+		snprintf(k, sizeof(k), "%d", i);
+		jset(dwrr, k, json_integer(q->dwrr[i]), bad);
+	}
+	jset(o, "strict", strict, bad);
+	jset(o, "dwrr", dwrr, bad);
+	return o;
+}
+
+/* Sizes in bytes; pfc shows the keys of its mode only. */
+static json_t *
+json_buffer(const struct rsw_cfg_qos *q, bool *bad)
+{
+	const struct rsw_cfg_pfc *pfc = &q->pfc;
+	json_t *o = jobject(bad), *p = jobject(bad);
+
+	if (o == NULL || p == NULL) {
+		json_decref(o);
+		json_decref(p);
+		return NULL;
+	}
+	jset(p, "mode", json_string(pfc_mode_names[pfc->dynamic]), bad);
+	if (pfc->dynamic) {
+		jset(p, "alpha", json_real(pfc->alpha), bad);
+		jset(p, "xon_offset", json_integer((json_int_t)pfc->xon_offset), bad);
+	} else {
+		jset(p, "xoff", json_integer((json_int_t)pfc->xoff), bad);
+		jset(p, "xon", json_integer((json_int_t)pfc->xon), bad);
+	}
+	jset(p, "headroom", json_integer((json_int_t)pfc->headroom), bad);
+	jset(p, "quanta", json_integer(pfc->quanta), bad);
+	jset(o, "total", json_integer((json_int_t)q->buffer_total), bad);
+	jset(o, "queue_limit", json_integer((json_int_t)q->queue_limit), bad);
+	jset(o, "pfc", p, bad);
+	return o;
+}
+
+static json_t *
+json_ecn(const struct rsw_cfg_qos *q, bool *bad)
+{
+	json_t *o = jobject(bad);
+	int i;
+
+	for (i = 0; o != NULL && i < RSW_N_TC; i++) {
+		const struct rsw_cfg_ecn *e = &q->ecn[i];
+		json_t *t;
+		char k[12];
+
+		if (!e->enabled)
+			continue;
+		t = jobject(bad);
+		if (t == NULL)
+			break;
+		jset(t, "kmin", json_integer((json_int_t)e->kmin), bad);
+		jset(t, "kmax", json_integer((json_int_t)e->kmax), bad);
+		jset(t, "pmax", json_real(e->pmax), bad);
+		snprintf(k, sizeof(k), "%d", i);
+		jset(o, k, t, bad);
+	}
+	return o;
+}
+
+static json_t *
+json_pfcwd(const struct rsw_cfg_qos *q, bool *bad)
+{
+	json_t *o = jobject(bad);
+
+	if (o == NULL)
+		return NULL;
+	jset(o, "detect_ms", json_integer(q->pfcwd.detect_ms), bad);
+	jset(o, "restore_ms", json_integer(q->pfcwd.restore_ms), bad);
+	jset(o, "action", json_string(pfcwd_action_names[q->pfcwd.action]), bad);
+	return o;
+}
+
 static json_t *
 json_qos(const struct rsw_config *cfg, bool *bad)
 {
@@ -2074,6 +2673,12 @@ json_qos(const struct rsw_config *cfg, bool *bad)
 	jset(o, "dscp_to_tc", json_tc_map(q->dscp_to_tc, 64, bad), bad);
 	jset(o, "pcp_to_tc", json_tc_map(q->pcp_to_tc, 8, bad), bad);
 	jset(o, "default_tc", json_integer(q->default_tc), bad);
+	jset(o, "scheduler", json_scheduler(q, bad), bad);
+	jset(o, "lossless", json_tc_bits(q->lossless, bad), bad);
+	jset(o, "buffer", json_buffer(q, bad), bad);
+	jset(o, "ecn", json_ecn(q, bad), bad);
+	jset(o, "ecn_mark_point", json_string(ecn_mark_names[q->ecn_mark_enqueue]), bad);
+	jset(o, "pfc_watchdog", json_pfcwd(q, bad), bad);
 	return o;
 }
 

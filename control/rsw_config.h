@@ -144,11 +144,58 @@ struct rsw_cfg_lb {
 	bool hash_symmetric;               /* default false */
 };
 
+enum rsw_pfcwd_action {
+	RSW_PFCWD_DROP = 0, /* flush and drop the stormed queue, stop PFC for it */
+	RSW_PFCWD_FORWARD,  /* ignore received pause, keep forwarding */
+	RSW_PFCWD_ALERT,    /* count only */
+	RSW_PFCWD_OFF,      /* no watchdog */
+};
+
+/* qos.buffer.pfc: static (xoff/xon) or dynamic (alpha × free buffer) thresholds. */
+struct rsw_cfg_pfc {
+	bool dynamic;  /* mode: dynamic */
+	uint64_t xoff; /* static: bytes of an ingress (port, PG) that send XOFF; default 96KB */
+	uint64_t xon;  /* static: XON at or below; default 48KB; xon < xoff */
+	double alpha;  /* dynamic: xoff = alpha × free; default 0.125; 0 < alpha <= 64 */
+	uint64_t xon_offset; /* dynamic: XON at xoff − xon_offset; default 3KB */
+	uint64_t headroom;   /* bytes per lossless (port, PG) beyond xoff; default 64KB */
+	uint16_t quanta;     /* pause time sent in XOFF, 1..65535; default 65535 */
+};
+
+/* qos.ecn.<tc>: WRED/ECN curve on egress queue bytes (DCQCN). */
+struct rsw_cfg_ecn {
+	bool enabled;  /* the TC is listed under qos.ecn */
+	uint64_t kmin; /* bytes; kmin < kmax */
+	uint64_t kmax; /* bytes */
+	double pmax;   /* 0 < pmax <= 1 */
+};
+
 struct rsw_cfg_qos {
 	enum rsw_trust trust;   /* default dscp */
 	uint8_t dscp_to_tc[64]; /* unlisted = default_tc */
 	uint8_t pcp_to_tc[8];   /* unlisted = default_tc */
 	uint8_t default_tc;     /* default 0 */
+
+	/* scheduler: strict TCs first (in list order), DWRR over the rest. */
+	uint8_t n_strict;         /* entries of strict[] */
+	uint8_t strict[RSW_N_TC]; /* highest priority first; a TC at most once */
+	uint32_t dwrr[RSW_N_TC];  /* weights 1..100 of non-strict TCs; default 1 */
+	uint8_t lossless;         /* bit t = TC t is PFC-protected (qos.lossless); default none */
+
+	/* buffer */
+	uint64_t buffer_total; /* switch-wide shared buffer bytes; default 16MB */
+	uint64_t queue_limit;  /* lossy per-queue tail-drop limit, bytes; default 512KB */
+	struct rsw_cfg_pfc pfc;
+
+	struct rsw_cfg_ecn ecn[RSW_N_TC];
+	bool ecn_mark_enqueue; /* ecn_mark_point: enqueue (default dequeue) */
+
+	struct {
+		uint32_t detect_ms;           /* default 200; 10..60000 */
+		uint32_t restore_ms;          /* default 200; 10..60000 */
+		enum rsw_pfcwd_action action; /* default drop */
+	} pfcwd;
+	int line; /* line of 'qos:' (0 when absent) */
 };
 
 struct rsw_cfg_control {
