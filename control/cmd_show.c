@@ -10,8 +10,10 @@
  */
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include <rte_cycles.h>
 #include <rte_ethdev.h>
 
 #include "rsw_cmd.h"
@@ -234,7 +236,181 @@ cmd_clear_counters(int argc, char **argv, void *ctx)
 	for (g = 0; g < RSW_MAX_GROUPS; g++)
 		for (j = 0; j < RSW_MAX_NEXTHOPS; j++)
 			rsw_stats_lb_sum(g, j, &rsw_ctl.lb_base[g][j]);
+	rsw_ctl_qos_sum(rsw_ctl.qos_base);
+	for (p = 0; p < rsw_ctl.cfg->n_ports; p++) {
+		for (j = 0; j < RSW_N_TC; j++) {
+			rsw_ctl.qos_base->pfc[p][j][RSW_FC_pfcwd_storms] = rsw_ctl.wd_storms[p][j];
+			rsw_ctl.qos_base->pfc[p][j][RSW_FC_pfcwd_restores] =
+				rsw_ctl.wd_restores[p][j];
+		}
+	}
+	/* Watermarks: each lcore resets its own when it sees the new epoch. */
+	__atomic_fetch_add(&rsw_qos.wm_epoch, 1, __ATOMIC_RELEASE);
 	return rsw_cmd_ok();
+}
+
+/* The port named by an optional argument: -1 = all, -2 = unknown (error already set). */
+static int
+port_filter(int argc, char **argv, json_t **err)
+{
+	int p;
+
+	if (argc == 0)
+		return -1;
+	p = port_arg(argv[0]);
+	if (p < 0) {
+		*err = rsw_cmd_error("unknown port '%s'", argv[0]);
+		return -2;
+	}
+	return p;
+}
+
+static struct rsw_qos_stats *
+qos_now(void)
+{
+	struct rsw_qos_stats *s = malloc(sizeof(*s));
+
+	if (s != NULL)
+		rsw_ctl_qos_sum(s);
+	return s;
+}
+
+static json_t *
+cmd_show_queues(int argc, char **argv, void *ctx)
+{
+	json_t *arr, *err = NULL;
+	struct rsw_qos_stats *s;
+	int only = port_filter(argc, argv, &err), p, tc, i;
+
+	if (only == -2)
+		return err;
+	s = qos_now();
+	if (s == NULL)
+		return rsw_cmd_error("out of memory");
+	arr = json_array();
+	for (p = 0; p < rsw_ctl.cfg->n_ports; p++) {
+		if (only >= 0 && only != p)
+			continue;
+		for (tc = 0; tc < RSW_N_TC; tc++) {
+			json_t *o = json_pack("{s:s, s:i}", "port", rsw_ctl.cfg->ports[p].name,
+					      "tc", tc);
+
+			for (i = 0; i < RSW_N_QUEUE_CTRS; i++) {
+				json_object_set_new(
+					o, rsw_queue_ctr_name(i),
+					json_integer((json_int_t)since(
+						s->q[p][tc][i], rsw_ctl.qos_base->q[p][tc][i])));
+				if (i == RSW_QC_trimmed) {
+					json_object_set_new(
+						o, "depth_bytes",
+						json_integer((json_int_t)__atomic_load_n(
+							&rsw_qos.port[p].q_bytes[tc],
+							__ATOMIC_RELAXED)));
+					json_object_set_new(
+						o, "watermark_bytes",
+						json_integer((json_int_t)s->q_watermark[p][tc]));
+				}
+			}
+			json_object_set_new(o, "lossless",
+					    json_boolean(rsw_ctl.cfg->qos.lossless & (1u << tc)));
+			json_array_append_new(arr, o);
+		}
+	}
+	free(s);
+	return json_pack("{s:o}", "queues", arr);
+}
+
+static json_t *
+cmd_show_pfc(int argc, char **argv, void *ctx)
+{
+	json_t *arr, *err = NULL;
+	struct rsw_qos_stats *s;
+	int only = port_filter(argc, argv, &err), p, tc, i;
+
+	if (only == -2)
+		return err;
+	s = qos_now();
+	if (s == NULL)
+		return rsw_cmd_error("out of memory");
+	arr = json_array();
+	for (p = 0; p < rsw_ctl.cfg->n_ports; p++) {
+		if (only >= 0 && only != p)
+			continue;
+		for (tc = 0; tc < RSW_N_TC; tc++) {
+			json_t *o = json_pack("{s:s, s:i}", "port", rsw_ctl.cfg->ports[p].name,
+					      "priority", tc);
+			uint64_t v;
+
+			for (i = 0; i < RSW_N_PFC_CTRS; i++) {
+				if (i == RSW_FC_pfcwd_storms)
+					v = rsw_ctl.wd_storms[p][tc];
+				else if (i == RSW_FC_pfcwd_restores)
+					v = rsw_ctl.wd_restores[p][tc];
+				else
+					v = s->pfc[p][tc][i];
+				json_object_set_new(o, rsw_pfc_ctr_name(i),
+						    json_integer((json_int_t)since(
+							    v, rsw_ctl.qos_base->pfc[p][tc][i])));
+			}
+			json_object_set_new(o, "lossless",
+					    json_boolean(rsw_ctl.cfg->qos.lossless & (1u << tc)));
+			json_object_set_new(
+				o, "paused",
+				json_boolean(__atomic_load_n(&rsw_qos.port[p].paused_until[tc],
+							     __ATOMIC_RELAXED) > rte_rdtsc()));
+			json_object_set_new(o, "storm",
+					    json_boolean(rsw_qos.port[p].storm_drop[tc] ||
+							 rsw_qos.port[p].storm_ignore[tc]));
+			json_array_append_new(arr, o);
+		}
+	}
+	free(s);
+	return json_pack("{s:o}", "pfc", arr);
+}
+
+static json_t *
+cmd_show_buffer(int argc, char **argv, void *ctx)
+{
+	const struct rsw_tables *t = rsw_fib_main.tables;
+	json_t *pgs, *err = NULL;
+	struct rsw_qos_stats *s;
+	int only = port_filter(argc, argv, &err), p, tc;
+	uint64_t used = __atomic_load_n(&rsw_qos.used, __ATOMIC_RELAXED);
+	uint64_t xoff = t ? rsw_pfc_xoff(&t->qos, used) : 0, wm;
+
+	if (only == -2)
+		return err;
+	s = qos_now();
+	if (s == NULL)
+		return rsw_cmd_error("out of memory");
+	pgs = json_array();
+	for (p = 0; p < rsw_ctl.cfg->n_ports; p++) {
+		if (only >= 0 && only != p)
+			continue;
+		for (tc = 0; tc < RSW_N_TC; tc++) {
+			bool lossless = rsw_ctl.cfg->qos.lossless & (1u << tc);
+
+			json_array_append_new(
+				pgs,
+				json_pack("{s:s, s:i, s:I, s:I, s:I, s:I, s:b}", "port",
+					  rsw_ctl.cfg->ports[p].name, "pg", tc, "bytes",
+					  (json_int_t)__atomic_load_n(&rsw_qos.port[p].pg_bytes[tc],
+								      __ATOMIC_RELAXED),
+					  "watermark", (json_int_t)s->pg_watermark[p][tc],
+					  "xoff_threshold", (json_int_t)(lossless ? xoff : 0),
+					  "lossless_drops",
+					  (json_int_t)since(
+						  s->pg_lossless_drops[p][tc],
+						  rsw_ctl.qos_base->pg_lossless_drops[p][tc]),
+					  "lossless", lossless));
+		}
+	}
+	wm = s->buf_watermark;
+	free(s);
+	return json_pack("{s:{s:I, s:I, s:I, s:I}, s:o}", "buffer", "total",
+			 (json_int_t)(t ? t->qos.total : 0), "used", (json_int_t)used,
+			 "headroom_reserved", (json_int_t)(t ? t->qos.headroom_reserved : 0),
+			 "watermark", (json_int_t)wm, "pgs", pgs);
 }
 
 static json_t *
@@ -247,9 +423,6 @@ int
 rsw_ctl_commands_register(void)
 {
 	static const char *const later[][3] = {
-		{"show queues", "[PORT]", "per (port, TC) queue counters"},
-		{"show pfc", "[PORT]", "PFC counters per priority"},
-		{"show buffer", "[PORT]", "shared buffer occupancy"},
 		{"show topology", "", "this switch's place in the fabric"},
 		{"reload", "[FILE]", "load a new configuration live"},
 	};
@@ -257,7 +430,8 @@ rsw_ctl_commands_register(void)
 	int ret = 0;
 
 	rsw_ctl.lb_base = calloc(RSW_MAX_GROUPS, sizeof(*rsw_ctl.lb_base));
-	if (rsw_ctl.lb_base == NULL)
+	rsw_ctl.qos_base = calloc(1, sizeof(*rsw_ctl.qos_base));
+	if (rsw_ctl.lb_base == NULL || rsw_ctl.qos_base == NULL)
 		return -ENOMEM;
 	ret |= rsw_cmd_register("show ports", 0, 1, "[PORT]", "port state and counters",
 				cmd_show_ports, NULL);
@@ -269,6 +443,12 @@ rsw_ctl_commands_register(void)
 				NULL);
 	ret |= rsw_cmd_register("show lb", 0, 0, "", "next-hop groups and member counters",
 				cmd_show_lb, NULL);
+	ret |= rsw_cmd_register("show queues", 0, 1, "[PORT]", "per (port, TC) queue counters",
+				cmd_show_queues, NULL);
+	ret |= rsw_cmd_register("show pfc", 0, 1, "[PORT]", "PFC counters per priority",
+				cmd_show_pfc, NULL);
+	ret |= rsw_cmd_register("show buffer", 0, 1, "[PORT]", "shared buffer occupancy",
+				cmd_show_buffer, NULL);
 	ret |= rsw_cmd_register("show config", 0, 0, "", "the effective configuration",
 				cmd_show_config, NULL);
 	ret |= rsw_cmd_register("clear counters", 0, 0, "", "zero every counter but gauges",

@@ -55,7 +55,7 @@ rsw_ctl_icmp_local(struct rte_mbuf *m)
 	rte_pktmbuf_trim(m, (uint16_t)(rte_pktmbuf_pkt_len(m) - meta->l3_off - tot));
 	eth->dst_addr = eth->src_addr;
 	eth->src_addr = rsw_dp.ports[meta->in_port].mac;
-	rsw_ctl_send(meta->in_port, m);
+	rsw_ctl_send(meta->in_port, rsw_ctl_tc(), m);
 	return;
 drop:
 	rte_pktmbuf_free(m);

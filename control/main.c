@@ -127,15 +127,17 @@ pool_create(const struct rsw_config *cfg, unsigned int n_workers)
 	/* L2 header with two tags, and the FCS some PMDs keep. */
 	room = (uint16_t)RTE_ALIGN_CEIL(
 		RTE_PKTMBUF_HEADROOM + max_mtu + RTE_ETHER_HDR_LEN + 8 + RTE_ETHER_CRC_LEN, 64);
-	n = cfg->n_ports * (512u * n_workers + 512u + RSW_EGRESS_RING_SIZE) + RSW_PUNT_RING_SIZE +
-	    (n_workers + 1) * 512u + 3u * 1024 + 2048;
+	/* Descriptors, plus what the shared buffer can hold at 256 bytes a frame on average. */
+	n = cfg->n_ports * (512u * n_workers + 512u + 64u) + RSW_PUNT_RING_SIZE +
+	    (n_workers + 1) * 512u + 3u * 1024 + 2048 +
+	    (uint32_t)RTE_MIN(cfg->qos.buffer_total / 256, 131072u);
 	return rte_pktmbuf_pool_create("rsw_pool", n, 256, 0, room, (int)rte_socket_id());
 }
 
 static void
 control_loop(struct rsw_sock *sock)
 {
-	uint64_t last_timer = 0, now;
+	uint64_t last_timer = 0, last_wd = 0, now;
 	unsigned int n;
 
 	while (!stop_signal) {
@@ -144,6 +146,10 @@ control_loop(struct rsw_sock *sock)
 		if (now - last_timer >= 100) {
 			rsw_ctl_neigh_timer(now);
 			last_timer = now;
+		}
+		if (now - last_wd >= 10) {
+			rsw_ctl_pfcwd_poll(now);
+			last_wd = now;
 		}
 		rsw_sock_poll(sock, n > 0 ? 0 : 2);
 	}
@@ -254,10 +260,13 @@ main(int argc, char **argv)
 			rte_strerror(rte_errno));
 		goto fail_eal;
 	}
+	rsw_dp.pool = rsw_ctl.pool;
 	if (rsw_ports_setup(cfg, rsw_ctl.pool, w, err, sizeof(err)) != 0) {
 		fprintf(stderr, "railsw: %s\n", err);
 		goto fail_ports;
 	}
+	for (i = 0; i < cfg->n_ports; i++)
+		rsw_qos.port[i].speed_bps = rsw_port_speed((uint16_t)i);
 	if (rsw_ctl_neigh_init(cfg) != 0) {
 		fprintf(stderr, "railsw: cannot set up neighbours\n");
 		goto fail_ports;
@@ -302,6 +311,7 @@ main(int argc, char **argv)
 	rte_mempool_free(rsw_ctl.pool);
 	rsw_stats_fini();
 	free(rsw_ctl.lb_base);
+	free(rsw_ctl.qos_base);
 	rte_eal_cleanup();
 	rsw_config_free(cfg);
 	return 0;

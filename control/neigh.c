@@ -70,10 +70,19 @@ ctl_stats(void)
 	return rsw_stats[rte_lcore_id()];
 }
 
-void
-rsw_ctl_send(uint16_t p, struct rte_mbuf *m)
+uint8_t
+rsw_ctl_tc(void)
 {
-	if (rte_ring_mp_enqueue(rsw_dp.ports[p].egress, m) != 0)
+	const struct rsw_cfg_qos *q = &rsw_ctl.cfg->qos;
+
+	return q->n_strict ? q->strict[0] : RSW_N_TC - 1;
+}
+
+void
+rsw_ctl_send(uint16_t p, uint8_t tc, struct rte_mbuf *m)
+{
+	rsw_meta(m)->flags = RSW_MF_NOACCT;
+	if (rte_ring_mp_enqueue(rsw_qos.port[p].ring[tc], m) != 0)
 		rsw_drop(ctl_stats(), p, &m, 1, RSW_PC_tx_dropped);
 }
 
@@ -108,7 +117,7 @@ arp_request(uint16_t p, const struct rsw_ip *target)
 	arp->arp_data.arp_sha = rsw_dp.ports[p].mac;
 	memcpy(&arp->arp_data.arp_sip, cp->ipv4.ip.addr, 4);
 	memcpy(&arp->arp_data.arp_tip, target->addr, 4);
-	rsw_ctl_send(p, m);
+	rsw_ctl_send(p, rsw_ctl_tc(), m);
 }
 
 static void
@@ -153,7 +162,7 @@ resolved(uint32_t idx, const uint8_t *mac, uint64_t now)
 		struct rsw_mbuf_meta *meta = rsw_meta(m);
 
 		rsw_rewrite(m, meta->l3_off, meta->kind, mac, &rsw_dp.ports[meta->out_port].mac);
-		rsw_ctl_send(meta->out_port, m);
+		rsw_ctl_send(meta->out_port, meta->tc, m);
 	}
 	n->n_held = 0;
 }
@@ -266,7 +275,7 @@ handle_arp(struct rte_mbuf *m, uint16_t p)
 	memcpy(&arp->arp_data.arp_sip, cp->ipv4.ip.addr, 4);
 	eth->dst_addr = arp->arp_data.arp_tha;
 	eth->src_addr = rsw_dp.ports[p].mac;
-	rsw_ctl_send(p, m);
+	rsw_ctl_send(p, rsw_ctl_tc(), m);
 	return;
 done:
 	rte_pktmbuf_free(m);
@@ -305,7 +314,7 @@ handle_unresolved(struct rte_mbuf *m)
 	if (n->state == NS_REACHABLE || n->state == NS_STALE || n->state == NS_STATIC) {
 		/* Resolved since the worker looked. */
 		rsw_rewrite(m, meta->l3_off, meta->kind, n->mac, &rsw_dp.ports[meta->out_port].mac);
-		rsw_ctl_send(meta->out_port, m);
+		rsw_ctl_send(meta->out_port, meta->tc, m);
 		return;
 	}
 	if (n->state == NS_FAILED && now - n->updated_ms < NEIGH_FAILED_HOLD_MS)

@@ -54,6 +54,7 @@ port_setup(uint16_t p, const struct rsw_cfg_port *cp, struct rte_mempool *pool,
 	struct rte_eth_conf conf = {0};
 	struct rte_eth_dev_info info;
 	struct rte_eth_txconf txc;
+	struct rte_eth_fc_conf fc;
 	struct rte_ether_addr mac;
 	char name[RSW_DEVARGS_LEN];
 	uint16_t eth, nrxq, q;
@@ -111,6 +112,15 @@ port_setup(uint16_t p, const struct rsw_cfg_port *cp, struct rte_mempool *pool,
 		}
 	} else {
 		rte_eth_macaddr_get(eth, &mac);
+	}
+	/*
+	 * railsw generates and honours PFC itself: the NIC must neither answer nor eat MAC
+	 * Control frames (mac_ctrl_frame_fwd). Virtual PMDs have no flow control (ENOTSUP).
+	 */
+	if (rte_eth_dev_flow_ctrl_get(eth, &fc) == 0) {
+		fc.mode = RTE_ETH_FC_NONE;
+		fc.mac_ctrl_frame_fwd = 1;
+		rte_eth_dev_flow_ctrl_set(eth, &fc);
 	}
 	/* Frames are filtered in software (not_for_us, l2_control are counters). */
 	rte_eth_promiscuous_enable(eth);

@@ -31,6 +31,12 @@ struct rsw_ctl_main {
 	uint64_t port_base[RSW_MAX_PORTS][RSW_N_PORT_CTRS]; /* `clear counters` baselines */
 	uint64_t missed_base[RSW_MAX_PORTS];
 	struct rsw_lb_member_stats (*lb_base)[RSW_MAX_NEXTHOPS]; /* [RSW_MAX_GROUPS] */
+	struct rsw_qos_stats *qos_base; /* `clear counters` baselines of QoS counters */
+	/* PFC watchdog state per (port, TC), control thread only. */
+	uint64_t wd_paused_since[RSW_MAX_PORTS][RSW_N_TC]; /* ms; 0 = not paused */
+	uint64_t wd_deq[RSW_MAX_PORTS][RSW_N_TC];          /* dequeued_packets at last look */
+	uint64_t wd_storms[RSW_MAX_PORTS][RSW_N_TC];
+	uint64_t wd_restores[RSW_MAX_PORTS][RSW_N_TC];
 };
 
 extern struct rsw_ctl_main rsw_ctl;
@@ -96,8 +102,14 @@ void rsw_ctl_neigh_timer(uint64_t now_ms);
 /** `show neighbors`: {"neighbors":[{"ip","mac","port","state"}]}. */
 json_t *rsw_ctl_neigh_json(void);
 
-/** Send a frame built by the control thread on port p (through its egress ring). */
-void rsw_ctl_send(uint16_t p, struct rte_mbuf *m);
+/**
+ * Send a frame from the control thread on port p: queued on TC tc of the port (outside the
+ * buffer accounting), so the owner alone transmits. Counted tx_dropped if the queue is full.
+ */
+void rsw_ctl_send(uint16_t p, uint8_t tc, struct rte_mbuf *m);
+
+/** The TC of frames the switch itself sends (ARP, ICMP): the first strict TC, else 7. */
+uint8_t rsw_ctl_tc(void);
 
 /** Drop held packets and free state. */
 void rsw_ctl_neigh_fini(void);
@@ -112,6 +124,14 @@ uint64_t rsw_now_ms(void);
  * Consumes m.
  */
 void rsw_ctl_icmp_local(struct rte_mbuf *m);
+
+/* qos.c (control side) */
+
+/** Sum QoS counters over every lcore into out. */
+void rsw_ctl_qos_sum(struct rsw_qos_stats *out);
+
+/** The PFC watchdog (DESIGN.md §5): call every few milliseconds. */
+void rsw_ctl_pfcwd_poll(uint64_t now_ms);
 
 /* cmd_show.c */
 

@@ -105,6 +105,7 @@ rsw_tables_alloc(uint64_t generation, uint32_t max_results, uint32_t max_nh, uin
 	if (t->results == NULL || t->nh == NULL || t->groups == NULL)
 		goto nomem;
 	t->n_results = 1; /* results[0]: no route */
+	t->max_results = max_results;
 
 	snprintf(name, sizeof(name), "rsw4_%" PRIu64, generation);
 	t->fib4 = rte_fib_create(name, (int)rte_socket_id(), &c4);
@@ -138,7 +139,7 @@ rsw_tables_free(struct rsw_tables *t)
 int
 rsw_tables_add_result(struct rsw_tables *t, const struct rsw_result *r)
 {
-	if (t->n_results >= RSW_FIB_MAX_NH)
+	if (t->n_results >= t->max_results)
 		return -ENOSPC;
 	t->results[t->n_results] = *r;
 	return (int)t->n_results++;
@@ -200,7 +201,11 @@ rsw_neigh_get(const struct rsw_ip *ip, uint16_t port)
 {
 	struct rte_hash *h = ip->family == RSW_AF_INET ? rsw_fib_main.neigh4 : rsw_fib_main.neigh6;
 	uint32_t base = ip->family == RSW_AF_INET ? 0 : RSW_MAX_NEIGHBORS;
-	int idx = rte_hash_lookup(h, ip->addr);
+	int idx;
+
+	if (ip->family != RSW_AF_INET && ip->family != RSW_AF_INET6)
+		return -EINVAL;
+	idx = rte_hash_lookup(h, ip->addr);
 
 	if (idx >= 0)
 		return (int)base + idx;

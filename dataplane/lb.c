@@ -14,10 +14,11 @@
 
 #include "rsw_lb.h"
 
-const uint8_t rsw_lb_default_rss_key[40] = {
-	0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2, 0x41, 0x67, 0x25, 0x3d, 0x43, 0xa3,
-	0x8f, 0xb0, 0xd0, 0xca, 0x2b, 0xcb, 0xae, 0x7b, 0x30, 0xb4, 0x77, 0xcb, 0x2d, 0xa3,
-	0x80, 0x30, 0xf2, 0x0c, 0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa,
+const uint8_t rsw_lb_default_rss_key[RSW_RSS_KEY_LEN] = {
+	0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2, 0x41, 0x67, 0x25, 0x3d, 0x43,
+	0xa3, 0x8f, 0xb0, 0xd0, 0xca, 0x2b, 0xcb, 0xae, 0x7b, 0x30, 0xb4, 0x77, 0xcb,
+	0x2d, 0xa3, 0x80, 0x30, 0xf2, 0x0c, 0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01,
+	0xfa, 0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2, 0x41, 0x67, 0x25, 0x3d,
 };
 
 /* The hash input, in a fixed layout so CRC32 and Toeplitz see the same bytes. */
@@ -29,6 +30,22 @@ struct lb_tuple {
 	uint32_t proto_qp; /* proto << 24 | dest QP */
 	uint32_t flow;     /* IPv6 flow label */
 };
+
+/*
+ * CRC32 and Toeplitz are linear: a seed alone only relabels members, and the same flows
+ * would still share a path in every tier. A non-linear finalizer (MurmurHash3's fmix32) makes
+ * different seeds give different partitions, which is what avoids ECMP polarisation.
+ */
+static inline uint32_t
+mix32(uint32_t h)
+{
+	h ^= h >> 16;
+	h *= 0x85ebca6bu;
+	h ^= h >> 13;
+	h *= 0xc2b2ae35u;
+	h ^= h >> 16;
+	return h;
+}
 
 static void
 swap_if_greater(void *a, void *b, size_t len)
@@ -48,6 +65,7 @@ rsw_lb_hash(const struct rsw_tables *t, const struct rte_mbuf *m, const struct r
 	const uint8_t *l3 = rte_pktmbuf_mtod_offset(m, const uint8_t *, info->l3_off);
 	uint32_t f = t->hash_fields;
 	struct lb_tuple k;
+	uint32_t w[sizeof(k) / 4];
 	size_t alen;
 
 	memset(&k, 0, sizeof(k));
@@ -92,7 +110,13 @@ rsw_lb_hash(const struct rsw_tables *t, const struct rte_mbuf *m, const struct r
 			k.dport = x;
 		}
 	}
+	/*
+	 * Both hashes read 32/64-bit words: give them a copy, not k itself, or strict aliasing
+	 * lets the compiler drop the 16-bit port stores above (it did, for the symmetric swap).
+	 */
+	RTE_BUILD_BUG_ON(sizeof(k) + 4 > RSW_RSS_KEY_LEN);
+	memcpy(w, &k, sizeof(k));
 	if (t->hash_algorithm == RSW_HASH_TOEPLITZ)
-		return rte_softrss((uint32_t *)&k, sizeof(k) / 4, t->rss_key) ^ t->hash_seed;
-	return rte_hash_crc(&k, sizeof(k), t->hash_seed);
+		return mix32(rte_softrss(w, RTE_DIM(w), t->rss_key) ^ t->hash_seed);
+	return mix32(rte_hash_crc(w, sizeof(w), t->hash_seed) ^ t->hash_seed);
 }

@@ -23,8 +23,11 @@
 #include <rte_rcu_qsbr.h>
 
 #include "rsw_config.h"
+#include "rsw_qos.h"
 
 #define RSW_LB_BUCKETS 256 /* resilient-hash bucket table per group */
+/* Toeplitz key bytes: rte_softrss reads 4 bytes of key past the last input word (44 bytes). */
+#define RSW_RSS_KEY_LEN 52
 
 /* FIB next-hop values: an index into rsw_tables.results; 0 = no route. */
 #define RSW_FIB_NO_ROUTE 0
@@ -64,6 +67,7 @@ struct rsw_tables {
 	struct rte_fib6 *fib6;
 	struct rsw_result *results; /* [n_results], results[0] = no route */
 	uint32_t n_results;
+	uint32_t max_results;   /* capacity of results */
 	struct rsw_nexthop *nh; /* [n_nh] */
 	uint32_t n_nh;
 	struct rsw_group *groups; /* [n_groups] */
@@ -83,7 +87,9 @@ struct rsw_tables {
 	uint8_t hash_symmetric;
 	int8_t lb_mode; /* default enum rsw_lb_mode */
 	int8_t lb_per_tc[RSW_N_TC];
-	uint8_t rss_key[40]; /* Toeplitz key */
+	uint8_t rss_key[RSW_RSS_KEY_LEN] __rte_aligned(4); /* Toeplitz key, read as 32-bit words */
+
+	struct rsw_qos_params qos; /* MMU, scheduler, PFC, ECN */
 };
 
 /* A neighbour (ARP/ND entry). mac_valid: bits 0-47 MAC (network order bytes, little-endian
@@ -128,7 +134,7 @@ struct rsw_tables *rsw_tables_alloc(uint64_t generation, uint32_t max_results, u
 void rsw_tables_free(struct rsw_tables *t);
 
 /**
- * Add a result and return its FIB next-hop value (>= 1), or a negative errno.
+ * Add a result and return its FIB next-hop value (>= 1), or -ENOSPC when max_results are in.
  */
 int rsw_tables_add_result(struct rsw_tables *t, const struct rsw_result *r);
 

@@ -18,8 +18,11 @@
 #include "rsw_fib.h"
 #include "rsw_parse.h"
 
-/** Toeplitz key used when none is configured (the well-known Microsoft RSS key). */
-extern const uint8_t rsw_lb_default_rss_key[40];
+/**
+ * Toeplitz key used when none is configured: the well-known Microsoft RSS key (40 bytes),
+ * extended with its own first 12 bytes.
+ */
+extern const uint8_t rsw_lb_default_rss_key[RSW_RSS_KEY_LEN];
 
 /**
  * Flow hash of one parsed IPv4/IPv6 packet under t's hash settings.

@@ -21,6 +21,7 @@
 #include <rte_mbuf.h>
 
 #include "rsw_config.h"
+#include "rsw_qos.h"
 
 /*
  * Port counters, in the order of `show ports`. The ones marked drop are also
@@ -77,6 +78,7 @@ struct rsw_lb_member_stats {
 struct rsw_lcore_stats {
 	struct rsw_port_stats port[RSW_MAX_PORTS];
 	struct rsw_lb_member_stats lb[RSW_MAX_GROUPS][RSW_MAX_NEXTHOPS];
+	struct rsw_qos_stats qos;
 };
 
 /* Slots indexed by lcore id; NULL where the lcore has none. */

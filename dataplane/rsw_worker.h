@@ -26,11 +26,10 @@
 #include "rsw_parse.h"
 #include "rsw_stats.h"
 
-#define RSW_BURST            32
-#define RSW_PREFETCH_OFFSET  3
-#define RSW_EGRESS_RING_SIZE 1024
-#define RSW_PUNT_RING_SIZE   1024
-#define RSW_MAX_WORKERS      (RTE_MAX_LCORE - 1)
+#define RSW_BURST           32
+#define RSW_PREFETCH_OFFSET 3
+#define RSW_PUNT_RING_SIZE  1024
+#define RSW_MAX_WORKERS     (RTE_MAX_LCORE - 1)
 
 /* Why a packet was handed to the control thread (rsw_mbuf_meta.reason). */
 enum rsw_punt_reason {
@@ -40,7 +39,11 @@ enum rsw_punt_reason {
 	RSW_PUNT_NEIGH,   /* next hop without a resolved neighbour; rewrite pending */
 };
 
-/* Metadata of a punted mbuf, in an mbuf dynamic field. */
+/* Bits of rsw_mbuf_meta.flags. */
+#define RSW_MF_NOACCT (1u << 0) /* built by the control thread: not in buffer accounting */
+#define RSW_MF_CNP    (1u << 1) /* RoCEv2 CNP: never marked, counted cnp_tx */
+
+/* Metadata of a queued or punted mbuf, in an mbuf dynamic field. */
 struct rsw_mbuf_meta {
 	uint32_t neigh;  /* RSW_PUNT_NEIGH: neighbour index, or UINT32_MAX (connected, unknown) */
 	uint8_t reason;  /* enum rsw_punt_reason */
@@ -49,6 +52,8 @@ struct rsw_mbuf_meta {
 	uint8_t kind;    /* enum rsw_pkt_kind */
 	uint16_t out_port;
 	uint16_t l3_off;
+	uint8_t flags; /* RSW_MF_* */
+	uint8_t pad[3];
 };
 
 /* Runtime state of one port, read by workers. Written by control before start. */
@@ -58,15 +63,15 @@ struct rsw_port_rt {
 	uint16_t mtu;              /* largest L3 packet sent */
 	uint16_t owner;            /* lcore that alone calls rte_eth_tx_burst */
 	uint16_t pad;
-	struct rte_ring *egress; /* MP/SC: frames to send on this port */
 };
 
 struct rsw_dp_main {
 	uint16_t n_ports;
-	volatile bool quit;     /* set by control: workers return */
-	uint32_t idle_sleep_us; /* back-off ceiling; 0 = busy poll */
-	int meta_off;           /* rsw_mbuf_meta dynfield offset */
-	struct rte_ring *punt;  /* MP/SC: worker → control */
+	volatile bool quit;       /* set by control: workers return */
+	uint32_t idle_sleep_us;   /* back-off ceiling; 0 = busy poll */
+	int meta_off;             /* rsw_mbuf_meta dynfield offset */
+	struct rte_ring *punt;    /* MP/SC: worker → control */
+	struct rte_mempool *pool; /* PFC frames are built from it */
 	struct rsw_port_rt ports[RSW_MAX_PORTS];
 };
 
@@ -94,8 +99,8 @@ rsw_meta(struct rte_mbuf *m)
 }
 
 /**
- * Register the mbuf dynamic field; create the punt ring and the egress ring of each of
- * n_ports ports (rsw_dp.ports[].eth_port, mac, mtu, owner must be set by the caller).
+ * Register the mbuf dynamic field; create the punt ring and the eight queues of each of
+ * n_ports ports (rsw_qos_init). rsw_dp.ports[] and rsw_dp.pool are set by the caller.
  * @return 0 or -errno.
  */
 int rsw_dp_init(uint16_t n_ports);
@@ -112,8 +117,8 @@ void rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_
 		       uint16_t n);
 
 /**
- * Transmit what is queued on port index p's egress ring (owner only).
- * @return the number of frames taken from the ring.
+ * Owner only: schedule and transmit what is queued on port index p's eight queues
+ * (rsw_sched_port under the current tables). @return frames handled.
  */
 uint16_t rsw_tx_drain(struct rsw_lcore_stats *st, uint16_t p);
 

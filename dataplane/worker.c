@@ -19,11 +19,13 @@
 #include <rte_lcore.h>
 #include <rte_mbuf_dyn.h>
 #include <rte_prefetch.h>
+#include <rte_random.h>
 #include <rte_rcu_qsbr.h>
 #include <rte_version.h>
 
 #include "rsw_fib.h"
 #include "rsw_lb.h"
+#include "rsw_qos.h"
 #include "rsw_worker.h"
 
 struct rsw_dp_main rsw_dp;
@@ -36,8 +38,7 @@ rsw_dp_init(uint16_t n_ports)
 		.size = sizeof(struct rsw_mbuf_meta),
 		.align = __alignof__(struct rsw_mbuf_meta),
 	};
-	char name[RTE_RING_NAMESIZE];
-	uint16_t p;
+	int ret;
 
 	rsw_dp.meta_off = rte_mbuf_dynfield_register(&meta_desc);
 	if (rsw_dp.meta_off < 0)
@@ -47,16 +48,10 @@ rsw_dp_init(uint16_t n_ports)
 				      RING_F_SC_DEQ);
 	if (rsw_dp.punt == NULL)
 		return -rte_errno;
-	for (p = 0; p < n_ports; p++) {
-		snprintf(name, sizeof(name), "rsw_egress%u", p);
-		rsw_dp.ports[p].egress = rte_ring_create(name, RSW_EGRESS_RING_SIZE,
-							 (int)rte_socket_id(), RING_F_SC_DEQ);
-		if (rsw_dp.ports[p].egress == NULL) {
-			rsw_dp_fini();
-			return -rte_errno;
-		}
-	}
-	return 0;
+	ret = rsw_qos_init(n_ports);
+	if (ret != 0)
+		rsw_dp_fini();
+	return ret;
 }
 
 static void
@@ -76,13 +71,23 @@ void
 rsw_dp_fini(void)
 {
 	uint16_t p;
+	int tc;
 
 	ring_free_drain(rsw_dp.punt);
 	rsw_dp.punt = NULL;
+	rsw_qos_fini();
+	/* Frames the schedulers staged or the PMDs refused. */
 	for (p = 0; p < RSW_MAX_PORTS; p++) {
-		ring_free_drain(rsw_dp.ports[p].egress);
-		rsw_dp.ports[p].egress = NULL;
+		struct rsw_port_sched *ps = &rsw_sched[p];
+
+		for (tc = 0; tc < RSW_N_TC; tc++)
+			if (ps->head_i[tc] < ps->head_n[tc])
+				rte_pktmbuf_free_bulk(ps->head[tc] + ps->head_i[tc],
+						      ps->head_n[tc] - ps->head_i[tc]);
+		if (ps->n_pending)
+			rte_pktmbuf_free_bulk(ps->pending, ps->n_pending);
 	}
+	memset(rsw_sched, 0, sizeof(rsw_sched));
 }
 
 void
@@ -148,9 +153,19 @@ struct burst_ctx {
 	uint64_t v6_nh[RSW_BURST];
 	struct rte_mbuf *punt[RSW_BURST];
 	struct rte_mbuf *freed[RSW_BURST];
-	uint16_t out_n[RSW_MAX_PORTS];
-	struct rte_mbuf *out[RSW_MAX_PORTS][RSW_BURST];
-	uint16_t n_v4, n_v6, n_punt, n_freed;
+	/* Admitted frames grouped by (egress port, TC), one bulk enqueue each. */
+	uint8_t slot_of[RSW_MAX_PORTS * RSW_N_TC]; /* 0xff = none */
+	struct out_slot {
+		uint16_t port;
+		uint8_t tc;
+		uint8_t n;
+		uint32_t bytes;
+		uint32_t pg_bytes; /* of those, accounted to an ingress PG */
+		struct rte_mbuf *m[RSW_BURST];
+	} slots[RSW_BURST];
+	uint64_t pg_add[RSW_N_TC]; /* bytes admitted per ingress PG of in_port */
+	uint64_t used_add;
+	uint16_t n_v4, n_v6, n_punt, n_freed, n_slots;
 };
 
 static inline void
@@ -159,6 +174,88 @@ count_drop(struct burst_ctx *c, struct rsw_lcore_stats *st, uint16_t port, struc
 {
 	st->port[port].c[why]++;
 	c->freed[c->n_freed++] = m;
+}
+
+/*
+ * Step 7 (MMU): admit a rewritten frame to queue (out, tc) or drop it. Depths are the shared
+ * gauges plus what this burst already admitted; the gauges are updated once per queue and
+ * PG at the end of the burst.
+ */
+static inline void
+admit(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_qos_params *qp,
+      uint16_t in_port, uint16_t out, struct rte_mbuf *m, const struct rsw_pkt_info *info)
+{
+	const uint8_t tc = info->tc;
+	const struct rsw_qos_port *qport = &rsw_qos.port[out];
+	uint32_t len = rte_pktmbuf_pkt_len(m);
+	uint8_t key_slot = c->slot_of[out * RSW_N_TC + tc];
+	struct rsw_mbuf_meta *meta;
+	struct out_slot *sl;
+	uint64_t depth, used;
+	bool lossless = qp->lossless & (1u << tc);
+
+	if (key_slot == 0xff) {
+		key_slot = (uint8_t)c->n_slots++;
+		c->slot_of[out * RSW_N_TC + tc] = key_slot;
+		sl = &c->slots[key_slot];
+		sl->port = out;
+		sl->tc = tc;
+		sl->n = 0;
+		sl->bytes = 0;
+		sl->pg_bytes = 0;
+	}
+	sl = &c->slots[key_slot];
+	if (unlikely(qport->storm_drop[tc])) {
+		st->qos.q[out][tc][RSW_QC_dropped_packets]++;
+		c->freed[c->n_freed++] = m;
+		return;
+	}
+	depth = __atomic_load_n(&qport->q_bytes[tc], __ATOMIC_RELAXED) + sl->bytes;
+	used = __atomic_load_n(&rsw_qos.used, __ATOMIC_RELAXED) + c->used_add;
+	if (lossless) {
+		uint64_t pg =
+			__atomic_load_n(&rsw_qos.port[in_port].pg_bytes[tc], __ATOMIC_RELAXED) +
+			c->pg_add[tc];
+
+		/* Never tail-dropped; beyond xoff + headroom the headroom is exhausted. */
+		if (unlikely(pg + len > rsw_pfc_xoff(qp, used) + qp->headroom ||
+			     used + len > qp->total)) {
+			st->qos.q[out][tc][RSW_QC_lossless_drops]++;
+			st->qos.pg_lossless_drops[in_port][tc]++;
+			c->freed[c->n_freed++] = m;
+			return;
+		}
+	} else if (depth + len > qp->queue_limit ||
+		   used + len + qp->headroom_reserved > qp->total) {
+		st->qos.q[out][tc][RSW_QC_dropped_packets]++;
+		c->freed[c->n_freed++] = m;
+		return;
+	}
+	if (unlikely(qp->ecn_enqueue) && (qp->ecn_enabled & (1u << tc)) &&
+	    !(info->flags & RSW_PF_CNP) && rsw_ecn_decide(qp, tc, depth, (uint32_t)rte_rand())) {
+		int r = rsw_ecn_mark(m, info->l3_off, info->kind);
+
+		if (r > 0) {
+			st->qos.q[out][tc][RSW_QC_ecn_marked]++;
+		} else if (r < 0 && !lossless) {
+			st->qos.q[out][tc][RSW_QC_dropped_packets]++;
+			c->freed[c->n_freed++] = m;
+			return;
+		}
+	}
+	meta = rsw_meta(m);
+	meta->in_port = (uint8_t)in_port;
+	meta->tc = tc;
+	meta->kind = info->kind;
+	meta->l3_off = info->l3_off;
+	meta->flags = (info->flags & RSW_PF_CNP) ? RSW_MF_CNP : 0;
+	sl->m[sl->n++] = m;
+	sl->bytes += len;
+	sl->pg_bytes += len;
+	c->pg_add[tc] += len;
+	c->used_add += len;
+	if (depth + len > st->qos.q_watermark[out][tc])
+		st->qos.q_watermark[out][tc] = depth + len;
 }
 
 /* Steps 4-6 for one looked-up packet. */
@@ -223,10 +320,62 @@ forward_one(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_ta
 		return;
 	}
 	rsw_rewrite(m, info->l3_off, info->kind, (const uint8_t *)&mac, &rsw_dp.ports[out].mac);
-	c->out[out][c->out_n[out]++] = m;
+	admit(c, st, &t->qos, in_port, out, m, info);
 	return;
 ttl:
 	count_drop(c, st, in_port, m, RSW_PC_ttl_expired);
+}
+
+/*
+ * Step 8: account the admitted bytes (before the frames become visible to the owner, so its
+ * release never runs ahead), then one bulk enqueue per queue; a full ring gives back its
+ * share.
+ */
+static void
+enqueue_slots(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_tables *t,
+	      uint16_t in_port)
+{
+	struct rsw_qos_port *in = &rsw_qos.port[in_port];
+	uint64_t used_now, v;
+	uint16_t i, k, sent;
+	int tc;
+
+	for (tc = 0; tc < RSW_N_TC; tc++) {
+		if (c->pg_add[tc] == 0)
+			continue;
+		v = __atomic_add_fetch(&in->pg_bytes[tc], c->pg_add[tc], __ATOMIC_RELAXED);
+		if (v > st->qos.pg_watermark[in_port][tc])
+			st->qos.pg_watermark[in_port][tc] = v;
+	}
+	used_now = __atomic_add_fetch(&rsw_qos.used, c->used_add, __ATOMIC_RELAXED);
+	if (used_now > st->qos.buf_watermark)
+		st->qos.buf_watermark = used_now;
+
+	for (i = 0; i < c->n_slots; i++) {
+		struct out_slot *sl = &c->slots[i];
+		struct rsw_qos_port *qport = &rsw_qos.port[sl->port];
+		uint64_t back = 0;
+
+		if (sl->n == 0)
+			continue;
+		__atomic_fetch_add(&qport->q_bytes[sl->tc], sl->bytes, __ATOMIC_RELAXED);
+		sent = (uint16_t)rte_ring_mp_enqueue_burst(qport->ring[sl->tc], (void **)sl->m,
+							   sl->n, NULL);
+		st->qos.q[sl->port][sl->tc][RSW_QC_enqueued_packets] += sent;
+		for (k = sent; k < sl->n; k++) {
+			back += rte_pktmbuf_pkt_len(sl->m[k]);
+			st->qos.q[sl->port][sl->tc][(t->qos.lossless & (1u << sl->tc))
+							    ? RSW_QC_lossless_drops
+							    : RSW_QC_dropped_packets]++;
+		}
+		st->qos.q[sl->port][sl->tc][RSW_QC_enqueued_bytes] += sl->bytes - back;
+		if (back) {
+			__atomic_fetch_sub(&qport->q_bytes[sl->tc], back, __ATOMIC_RELAXED);
+			__atomic_fetch_sub(&in->pg_bytes[sl->tc], back, __ATOMIC_RELAXED);
+			__atomic_fetch_sub(&rsw_qos.used, back, __ATOMIC_RELAXED);
+			rte_pktmbuf_free_bulk(sl->m + sent, sl->n - sent);
+		}
+	}
 }
 
 void
@@ -237,10 +386,12 @@ rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf 
 	struct rsw_port_stats *ps = &st->port[in_port];
 	struct burst_ctx c;
 	uint64_t rx_bytes = 0;
-	uint16_t i, p, sent;
+	uint16_t i, sent;
 
-	c.n_v4 = c.n_v6 = c.n_punt = c.n_freed = 0;
-	memset(c.out_n, 0, sizeof(c.out_n[0]) * rsw_dp.n_ports);
+	c.n_v4 = c.n_v6 = c.n_punt = c.n_freed = c.n_slots = 0;
+	memset(c.slot_of, 0xff, sizeof(c.slot_of[0]) * rsw_dp.n_ports * RSW_N_TC);
+	memset(c.pg_add, 0, sizeof(c.pg_add));
+	c.used_add = 0;
 
 	/* Pass 1: parse, classify, gather lookup keys. */
 	for (i = 0; i < RSW_PREFETCH_OFFSET && i < n; i++)
@@ -283,6 +434,13 @@ rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf 
 		case RSW_PK_MAC_CTRL:
 			/* PAUSE/PFC frames are consumed by the port, never forwarded. */
 			ps->c[RSW_PC_pfc_rx_frames]++;
+			if (unlikely(t == NULL ||
+				     rsw_pfc_rx(&st->qos, &t->qos, in_port,
+						rte_pktmbuf_mtod_offset(m, const uint8_t *,
+									info->l3_off),
+						rte_pktmbuf_data_len(m) - info->l3_off,
+						rte_rdtsc()) != 0))
+				ps->c[RSW_PC_parse_errors]++;
 			c.freed[c.n_freed++] = m;
 			break;
 		default:
@@ -326,15 +484,8 @@ rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf 
 		ps->c[RSW_PC_punted] += sent;
 		rsw_drop(st, in_port, c.punt + sent, c.n_punt - sent, RSW_PC_punt_dropped);
 	}
-	for (p = 0; p < rsw_dp.n_ports; p++) {
-		uint16_t k = c.out_n[p];
-
-		if (k == 0)
-			continue;
-		sent = (uint16_t)rte_ring_mp_enqueue_burst(rsw_dp.ports[p].egress,
-							   (void **)c.out[p], k, NULL);
-		rsw_drop(st, p, c.out[p] + sent, k - sent, RSW_PC_tx_dropped);
-	}
+	if (c.n_slots > 0)
+		enqueue_slots(&c, st, t, in_port);
 	if (c.n_freed > 0)
 		rte_pktmbuf_free_bulk(c.freed, c.n_freed);
 }
@@ -342,23 +493,25 @@ rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf 
 uint16_t
 rsw_tx_drain(struct rsw_lcore_stats *st, uint16_t p)
 {
-	struct rsw_port_rt *pr = &rsw_dp.ports[p];
-	struct rte_mbuf *m[RSW_BURST];
-	uint64_t bytes = 0;
-	uint16_t n, sent, i;
+	const struct rsw_tables *t = __atomic_load_n(&rsw_fib_main.tables, __ATOMIC_ACQUIRE);
 
-	n = (uint16_t)rte_ring_sc_dequeue_burst(pr->egress, (void **)m, RSW_BURST, NULL);
-	if (n == 0)
+	if (unlikely(t == NULL))
 		return 0;
-	for (i = 0; i < n; i++)
-		bytes += rte_pktmbuf_pkt_len(m[i]);
-	sent = rte_eth_tx_burst(pr->eth_port, 0, m, n);
-	for (i = sent; i < n; i++)
-		bytes -= rte_pktmbuf_pkt_len(m[i]);
-	st->port[p].c[RSW_PC_tx_packets] += sent;
-	st->port[p].c[RSW_PC_tx_bytes] += bytes;
-	rsw_drop(st, p, m + sent, n - sent, RSW_PC_tx_dropped);
-	return n;
+	return rsw_sched_port(st, &t->qos, p, rte_rdtsc());
+}
+
+/* `clear counters` asked every lcore to restart its watermarks. */
+static inline void
+watermark_epoch(struct rsw_qos_stats *qs)
+{
+	uint32_t e = __atomic_load_n(&rsw_qos.wm_epoch, __ATOMIC_ACQUIRE);
+
+	if (likely(e == qs->wm_epoch))
+		return;
+	memset(qs->q_watermark, 0, sizeof(qs->q_watermark));
+	memset(qs->pg_watermark, 0, sizeof(qs->pg_watermark));
+	qs->buf_watermark = 0;
+	qs->wm_epoch = e;
 }
 
 static void
@@ -395,6 +548,7 @@ rsw_worker_main(void *arg)
 		}
 		for (i = 0; i < w->n_txp; i++)
 			work += rsw_tx_drain(st, w->txp[i]);
+		watermark_epoch(&st->qos);
 		rte_rcu_qsbr_quiescent(q, w->qsbr_id);
 
 		if (likely(work > 0) || rsw_dp.idle_sleep_us == 0) {

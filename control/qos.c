@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The railsw authors */
+
+/*
+ * The control side of QoS (DESIGN.md §5): summing the per-lcore QoS
+ * counters, and the PFC watchdog, as SONiC's pfcwd: a lossless TC paused
+ * continuously for detect_ms while its queue holds packets and nothing is
+ * dequeued is a storm; the action applies until no pause frame has arrived
+ * for restore_ms.
+ */
+
+#include <string.h>
+
+#include <rte_cycles.h>
+
+#include "rsw_ctl.h"
+
+void
+rsw_ctl_qos_sum(struct rsw_qos_stats *out)
+{
+	unsigned int lc, p, tc, i;
+
+	memset(out, 0, sizeof(*out));
+	for (lc = 0; lc < RTE_MAX_LCORE; lc++) {
+		const struct rsw_qos_stats *s;
+
+		if (rsw_stats[lc] == NULL)
+			continue;
+		s = &rsw_stats[lc]->qos;
+		for (p = 0; p < rsw_dp.n_ports; p++) {
+			for (tc = 0; tc < RSW_N_TC; tc++) {
+				for (i = 0; i < RSW_N_QUEUE_CTRS; i++)
+					out->q[p][tc][i] +=
+						__atomic_load_n(&s->q[p][tc][i], __ATOMIC_RELAXED);
+				for (i = 0; i < RSW_N_PFC_CTRS; i++)
+					out->pfc[p][tc][i] += __atomic_load_n(&s->pfc[p][tc][i],
+									      __ATOMIC_RELAXED);
+				out->pg_lossless_drops[p][tc] += __atomic_load_n(
+					&s->pg_lossless_drops[p][tc], __ATOMIC_RELAXED);
+				out->q_watermark[p][tc] =
+					RTE_MAX(out->q_watermark[p][tc], s->q_watermark[p][tc]);
+				out->pg_watermark[p][tc] =
+					RTE_MAX(out->pg_watermark[p][tc], s->pg_watermark[p][tc]);
+			}
+		}
+		out->buf_watermark = RTE_MAX(out->buf_watermark, s->buf_watermark);
+	}
+	/* paused_ns is kept in TSC ticks. */
+	for (p = 0; p < rsw_dp.n_ports; p++)
+		for (tc = 0; tc < RSW_N_TC; tc++)
+			out->pfc[p][tc][RSW_FC_paused_ns] =
+				(uint64_t)((__uint128_t)out->pfc[p][tc][RSW_FC_paused_ns] *
+					   1000000000 / rsw_qos.tsc_hz);
+}
+
+void
+rsw_ctl_pfcwd_poll(uint64_t now_ms)
+{
+	const struct rsw_cfg_qos *q = &rsw_ctl.cfg->qos;
+	const uint64_t now_tsc = rte_rdtsc();
+	const uint64_t ms_tsc = rsw_qos.tsc_hz / 1000;
+	struct rsw_qos_stats *sum;
+	uint16_t p;
+	int tc;
+
+	if (q->pfcwd.action == RSW_PFCWD_OFF || q->lossless == 0)
+		return;
+	sum = malloc(sizeof(*sum));
+	if (sum == NULL)
+		return;
+	rsw_ctl_qos_sum(sum);
+	for (p = 0; p < rsw_dp.n_ports; p++) {
+		struct rsw_qos_port *qport = &rsw_qos.port[p];
+
+		for (tc = 0; tc < RSW_N_TC; tc++) {
+			uint64_t deq = sum->q[p][tc][RSW_QC_dequeued_packets];
+			uint64_t last = __atomic_load_n(&qport->last_pause[tc], __ATOMIC_RELAXED);
+			bool stormed = qport->storm_drop[tc] || qport->storm_ignore[tc] ||
+				       rsw_ctl.wd_storms[p][tc] > rsw_ctl.wd_restores[p][tc];
+			bool paused;
+
+			if (!(q->lossless & (1u << tc)))
+				continue;
+			if (stormed) {
+				/* Restore after restore_ms without pause frames. */
+				if (now_tsc - last >= q->pfcwd.restore_ms * ms_tsc) {
+					qport->storm_drop[tc] = 0;
+					qport->storm_ignore[tc] = 0;
+					rsw_ctl.wd_restores[p][tc]++;
+					rsw_ctl.wd_paused_since[p][tc] = 0;
+				}
+				continue;
+			}
+			paused = __atomic_load_n(&qport->paused_until[tc], __ATOMIC_RELAXED) >
+				 now_tsc;
+			if (!paused || deq != rsw_ctl.wd_deq[p][tc] ||
+			    __atomic_load_n(&qport->q_bytes[tc], __ATOMIC_RELAXED) == 0) {
+				rsw_ctl.wd_paused_since[p][tc] = paused ? now_ms : 0;
+				rsw_ctl.wd_deq[p][tc] = deq;
+				continue;
+			}
+			if (rsw_ctl.wd_paused_since[p][tc] == 0) {
+				rsw_ctl.wd_paused_since[p][tc] = now_ms;
+				continue;
+			}
+			if (now_ms - rsw_ctl.wd_paused_since[p][tc] < q->pfcwd.detect_ms)
+				continue;
+			/* A storm. */
+			rsw_ctl.wd_storms[p][tc]++;
+			if (q->pfcwd.action == RSW_PFCWD_DROP)
+				qport->storm_drop[tc] = 1;
+			else if (q->pfcwd.action == RSW_PFCWD_FORWARD)
+				qport->storm_ignore[tc] = 1;
+		}
+	}
+	free(sum);
+}

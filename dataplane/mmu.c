@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The railsw authors */
+
+/*
+ * The shared-buffer MMU's set-up (DESIGN.md §3 step 7): the eight egress
+ * rings of each port, and the QoS parameters of a table generation derived
+ * from the configuration. Admission itself runs in the worker's burst
+ * (worker.c), release in the owner's scheduler (sched.c).
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_lcore.h>
+
+#include "rsw_qos.h"
+
+struct rsw_qos_main rsw_qos;
+
+static const char *const queue_ctr_names[RSW_N_QUEUE_CTRS] = {
+#define RSW_X_NAME(name) [RSW_QC_##name] = #name,
+	RSW_FOREACH_QUEUE_CTR(RSW_X_NAME)
+#undef RSW_X_NAME
+};
+
+static const char *const pfc_ctr_names[RSW_N_PFC_CTRS] = {
+#define RSW_X_NAME(name) [RSW_FC_##name] = #name,
+	RSW_FOREACH_PFC_CTR(RSW_X_NAME)
+#undef RSW_X_NAME
+};
+
+const char *
+rsw_queue_ctr_name(enum rsw_queue_ctr c)
+{
+	return (unsigned int)c < RSW_N_QUEUE_CTRS ? queue_ctr_names[c] : "?";
+}
+
+const char *
+rsw_pfc_ctr_name(enum rsw_pfc_ctr c)
+{
+	return (unsigned int)c < RSW_N_PFC_CTRS ? pfc_ctr_names[c] : "?";
+}
+
+int
+rsw_qos_init(uint16_t n_ports)
+{
+	char name[RTE_RING_NAMESIZE];
+	uint16_t p;
+	int tc;
+
+	rsw_qos.tsc_hz = rte_get_tsc_hz();
+	for (p = 0; p < n_ports; p++) {
+		for (tc = 0; tc < RSW_N_TC; tc++) {
+			snprintf(name, sizeof(name), "rsw_q%u_%d", p, tc);
+			rsw_qos.port[p].ring[tc] = rte_ring_create(
+				name, RSW_QUEUE_RING_SIZE, (int)rte_socket_id(), RING_F_SC_DEQ);
+			if (rsw_qos.port[p].ring[tc] == NULL) {
+				rsw_qos_fini();
+				return -rte_errno;
+			}
+		}
+	}
+	return 0;
+}
+
+void
+rsw_qos_fini(void)
+{
+	struct rte_mbuf *m[32];
+	unsigned int n;
+	uint16_t p;
+	int tc;
+
+	for (p = 0; p < RSW_MAX_PORTS; p++) {
+		for (tc = 0; tc < RSW_N_TC; tc++) {
+			struct rte_ring *r = rsw_qos.port[p].ring[tc];
+
+			if (r == NULL)
+				continue;
+			while ((n = rte_ring_dequeue_burst(r, (void **)m, 32, NULL)) > 0)
+				rte_pktmbuf_free_bulk(m, n);
+			rte_ring_free(r);
+			rsw_qos.port[p].ring[tc] = NULL;
+		}
+	}
+}
+
+void
+rsw_qos_params_from_cfg(struct rsw_qos_params *qp, const struct rsw_config *cfg)
+{
+	const struct rsw_cfg_qos *q = &cfg->qos;
+	unsigned int n_lossless = (unsigned int)__builtin_popcount(q->lossless);
+	int i;
+
+	memset(qp, 0, sizeof(*qp));
+	qp->lossless = q->lossless;
+	qp->n_strict = q->n_strict;
+	for (i = 0; i < q->n_strict; i++) {
+		qp->strict[i] = q->strict[i];
+		qp->is_strict |= (uint8_t)(1u << q->strict[i]);
+	}
+	for (i = 0; i < RSW_N_TC; i++) {
+		qp->dwrr_quantum[i] = (q->dwrr[i] ? q->dwrr[i] : 1) * RSW_DWRR_QUANTUM;
+		if (q->ecn[i].enabled) {
+			double p = q->ecn[i].pmax * 4294967296.0;
+
+			qp->ecn_enabled |= (uint8_t)(1u << i);
+			qp->kmin[i] = q->ecn[i].kmin;
+			qp->kmax[i] = q->ecn[i].kmax;
+			qp->pmax_q32[i] = p >= 4294967295.0 ? UINT32_MAX : (uint32_t)p;
+		}
+	}
+	qp->ecn_enqueue = q->ecn_mark_enqueue;
+	qp->dynamic = q->pfc.dynamic;
+	qp->total = q->buffer_total;
+	qp->queue_limit = q->queue_limit;
+	qp->xoff = q->pfc.xoff;
+	qp->xon = q->pfc.xon;
+	qp->headroom = q->pfc.headroom;
+	qp->headroom_reserved = q->pfc.headroom * cfg->n_ports * n_lossless;
+	qp->alpha_q16 = (uint32_t)(q->pfc.alpha * 65536.0);
+	qp->xon_offset = (uint32_t)q->pfc.xon_offset;
+	qp->quanta = q->pfc.quanta;
+}

@@ -1,0 +1,240 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The railsw authors */
+
+/*
+ * Steps 7-9 of the packet path (DESIGN.md §3, §5): eight egress queues per
+ * port, the shared-buffer MMU (ingress PG and egress queue accounting, lossy
+ * tail drop, lossless headroom), ECN/WRED marking, PFC generation and
+ * reception, the per-port shaper and the strict + DWRR scheduler.
+ *
+ * Thread-safety:
+ * - struct rsw_qos_params lives in the table generation (RCU): read-only.
+ * - struct rsw_qos_main's byte counters are shared: producers (rx workers)
+ *   add once per (queue or PG) per burst, the egress owner subtracts once per
+ *   (queue or PG) per drain, both with relaxed atomics.
+ * - paused_until / last_pause are written by the worker that receives PFC on
+ *   the port and read by the port's owner (64-bit relaxed atomics).
+ * - storm flags are written by the control thread (watchdog), read by workers.
+ * - struct rsw_port_sched is the owner's alone.
+ */
+
+#ifndef RSW_QOS_H
+#define RSW_QOS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_common.h>
+#include <rte_mbuf.h>
+#include <rte_ring.h>
+
+#include "rsw_config.h"
+
+#define RSW_QUEUE_RING_SIZE 4096 /* mbufs per (port, TC) ring; bytes limits apply first */
+#define RSW_WIRE_OVERHEAD   24   /* FCS 4 + preamble 8 + inter-frame gap 12 */
+#define RSW_DWRR_QUANTUM    1536 /* bytes per unit of DWRR weight per round */
+#define RSW_PFC_FRAME_LEN   60   /* PFC frame without FCS */
+#define RSW_PFC_OPCODE      0x0101
+#define RSW_PAUSE_OPCODE    0x0001
+
+/* Per (port, TC) queue counters, in the order of `show queues`. */
+#define RSW_FOREACH_QUEUE_CTR(X)                                                                   \
+	X(enqueued_packets)                                                                        \
+	X(enqueued_bytes)                                                                          \
+	X(dequeued_packets)                                                                        \
+	X(dequeued_bytes)                                                                          \
+	X(dropped_packets)                                                                         \
+	X(ecn_marked)                                                                              \
+	X(trimmed)                                                                                 \
+	X(lossless_drops)
+
+enum rsw_queue_ctr {
+#define RSW_X_ENUM(name) RSW_QC_##name,
+	RSW_FOREACH_QUEUE_CTR(RSW_X_ENUM)
+#undef RSW_X_ENUM
+	RSW_N_QUEUE_CTRS
+};
+
+/* Per (port, priority) PFC counters, in the order of `show pfc`. paused_ns is kept in TSC
+ * ticks in the slots and converted when read. */
+#define RSW_FOREACH_PFC_CTR(X)                                                                     \
+	X(tx_xoff)                                                                                 \
+	X(tx_xon)                                                                                  \
+	X(rx_xoff)                                                                                 \
+	X(rx_xon)                                                                                  \
+	X(rx_ignored)                                                                              \
+	X(paused_ns)                                                                               \
+	X(pfcwd_storms)                                                                            \
+	X(pfcwd_restores)
+
+enum rsw_pfc_ctr {
+#define RSW_X_ENUM(name) RSW_FC_##name,
+	RSW_FOREACH_PFC_CTR(RSW_X_ENUM)
+#undef RSW_X_ENUM
+	RSW_N_PFC_CTRS
+};
+
+const char *rsw_queue_ctr_name(enum rsw_queue_ctr c);
+const char *rsw_pfc_ctr_name(enum rsw_pfc_ctr c);
+
+/* Per-lcore QoS counters (one slot per lcore, see rsw_stats.h). */
+struct rsw_qos_stats {
+	uint64_t q[RSW_MAX_PORTS][RSW_N_TC][RSW_N_QUEUE_CTRS];
+	uint64_t pfc[RSW_MAX_PORTS][RSW_N_TC][RSW_N_PFC_CTRS];
+	uint64_t pg_lossless_drops[RSW_MAX_PORTS][RSW_N_TC];
+	uint64_t q_watermark[RSW_MAX_PORTS][RSW_N_TC];  /* bytes, reset by epoch */
+	uint64_t pg_watermark[RSW_MAX_PORTS][RSW_N_TC]; /* bytes, reset by epoch */
+	uint64_t buf_watermark;                         /* bytes, reset by epoch */
+	uint32_t wm_epoch;                              /* last epoch this lcore applied */
+};
+
+/* QoS settings of one table generation (from qos: of the config). */
+struct rsw_qos_params {
+	uint8_t lossless; /* bit t: TC t lossless */
+	uint8_t n_strict; /* strict TCs, highest first */
+	uint8_t strict[RSW_N_TC];
+	uint8_t is_strict;   /* bit t: TC t strict */
+	uint8_t dynamic;     /* dynamic PFC thresholds */
+	uint8_t ecn_enabled; /* bit t: WRED/ECN on TC t */
+	uint8_t ecn_enqueue; /* mark at enqueue instead of dequeue */
+	uint8_t pad;
+	uint32_t dwrr_quantum[RSW_N_TC]; /* bytes per round */
+	uint64_t total;                  /* shared buffer bytes */
+	uint64_t headroom_reserved;      /* headroom × lossless (port, PG) */
+	uint64_t queue_limit;            /* lossy tail drop, bytes */
+	uint64_t xoff, xon;              /* static thresholds, bytes */
+	uint64_t headroom;               /* per lossless (port, PG) */
+	uint32_t alpha_q16;              /* dynamic: alpha × 65536 */
+	uint32_t xon_offset;             /* dynamic */
+	uint16_t quanta;                 /* sent in XOFF */
+	uint16_t pad2;
+	uint64_t kmin[RSW_N_TC], kmax[RSW_N_TC];
+	uint32_t pmax_q32[RSW_N_TC]; /* pmax × 2^32 (saturated) */
+};
+
+/* Shared, cache-aligned state of one port. */
+struct __rte_cache_aligned rsw_qos_port {
+	uint64_t q_bytes[RSW_N_TC];      /* egress bytes queued per TC (gauge) */
+	uint64_t pg_bytes[RSW_N_TC];     /* ingress bytes buffered per PG (gauge) */
+	uint64_t paused_until[RSW_N_TC]; /* TSC until which TC is paused by received PFC */
+	uint64_t last_pause[RSW_N_TC];   /* TSC of the last received XOFF (watchdog) */
+	uint8_t storm_drop[RSW_N_TC];    /* watchdog action drop: flush, drop, no PFC */
+	uint8_t storm_ignore[RSW_N_TC];  /* watchdog action forward: ignore pause */
+	struct rte_ring *ring[RSW_N_TC]; /* MP/SC egress queue per TC */
+	uint64_t speed_bps;              /* shaper and pause timing; 0 = unshaped */
+};
+
+struct rsw_qos_main {
+	uint64_t used;     /* bytes buffered switch-wide (gauge) */
+	uint32_t wm_epoch; /* bumped by `clear counters`: lcores reset their watermarks */
+	uint64_t tsc_hz;
+	struct rsw_qos_port port[RSW_MAX_PORTS];
+};
+
+extern struct rsw_qos_main rsw_qos;
+
+/* A port's scheduler and PFC generator state: the owner's alone. */
+struct rsw_port_sched {
+	uint64_t tokens_milli; /* shaper bucket, in 1/1000 bytes */
+	uint64_t bucket_milli; /* bucket depth */
+	uint64_t last_tsc;
+	uint64_t bytes_per_ktsc; /* refill: bytes × 1000 per TSC tick, × 1000 */
+	int32_t deficit[RSW_N_TC];
+	uint8_t dwrr_cur;   /* TC the DWRR pointer is on */
+	uint8_t dwrr_fresh; /* quantum not yet added for the current visit */
+	uint8_t xoff_sent;  /* bit p: XOFF in force for priority p */
+	uint8_t n_pending;
+	uint64_t refresh_at[RSW_N_TC]; /* TSC to refresh XOFF */
+	uint16_t head_n[RSW_N_TC];     /* frames staged per TC */
+	uint16_t head_i[RSW_N_TC];
+	struct rte_mbuf *head[RSW_N_TC][32];
+	struct rte_mbuf *pending[32]; /* taken by the scheduler, not yet by the PMD */
+	uint64_t last_pfc_gen;
+};
+
+/**
+ * Create the eight rings of each of n_ports ports and set the TSC rate.
+ * @return 0 or -errno.
+ */
+int rsw_qos_init(uint16_t n_ports);
+
+extern struct rsw_port_sched rsw_sched[RSW_MAX_PORTS];
+
+struct rsw_lcore_stats;
+
+/**
+ * The owner's transmit step for port p: PFC generation, shaper, strict + DWRR scheduling,
+ * ECN at dequeue, buffer release, tx. @return frames handled (0 = idle).
+ */
+uint16_t rsw_sched_port(struct rsw_lcore_stats *st, const struct rsw_qos_params *qp, uint16_t p,
+			uint64_t now);
+
+/** Free rings (draining mbufs). */
+void rsw_qos_fini(void);
+
+/** Fill params from a configuration and its port count. */
+void rsw_qos_params_from_cfg(struct rsw_qos_params *qp, const struct rsw_config *cfg);
+
+/**
+ * PFC/PAUSE frame received on port p (frame starts at the MAC Control opcode, len bytes).
+ * Updates pause state and counters. @return 0, or -EINVAL for a malformed frame.
+ */
+int rsw_pfc_rx(struct rsw_qos_stats *qs, const struct rsw_qos_params *qp, uint16_t p,
+	       const uint8_t *opcode, uint32_t len, uint64_t now);
+
+/**
+ * Encode a PFC frame into buf[RSW_PFC_FRAME_LEN]: dst 01:80:c2:00:00:01, src, 0x8808,
+ * opcode 0x0101, class-enable vector, eight times (time[p] used where bit p is set).
+ */
+void rsw_pfc_encode(uint8_t *buf, const uint8_t *src_mac, uint8_t enable,
+		    const uint16_t time[RSW_N_TC]);
+
+/** TSC ticks a pause of quanta lasts at speed_bps (quanta × 512 bit times). */
+uint64_t rsw_pfc_pause_ticks(uint16_t quanta, uint64_t speed_bps, uint64_t tsc_hz);
+
+/**
+ * WRED decision for queue depth q of TC tc: 0 pass, 1 mark (or drop when not ECT).
+ * rnd is a uniform 32-bit random number.
+ */
+static inline int
+rsw_ecn_decide(const struct rsw_qos_params *qp, uint8_t tc, uint64_t q, uint32_t rnd)
+{
+	uint64_t kmin = qp->kmin[tc], kmax = qp->kmax[tc], p;
+
+	if (q <= kmin)
+		return 0;
+	if (q >= kmax)
+		return 1;
+	/* p = pmax × (q − kmin) / (kmax − kmin), in 2^-32 units. */
+	p = (uint64_t)qp->pmax_q32[tc] * (q - kmin) / (kmax - kmin);
+	return rnd < p;
+}
+
+/**
+ * Set CE in an IPv4 or IPv6 packet whose ECN field is ECT(0) or ECT(1) (IPv4 checksum
+ * updated per RFC 1624). @return 1 marked, 0 already CE, -1 not ECT.
+ */
+int rsw_ecn_mark(struct rte_mbuf *m, uint16_t l3_off, uint8_t kind);
+
+/** XOFF threshold of an ingress PG under params and the current buffer use. */
+static inline uint64_t
+rsw_pfc_xoff(const struct rsw_qos_params *qp, uint64_t used)
+{
+	uint64_t free_b;
+
+	if (!qp->dynamic)
+		return qp->xoff;
+	free_b = qp->total > used + qp->headroom_reserved ? qp->total - used - qp->headroom_reserved
+							  : 0;
+	return (free_b * qp->alpha_q16) >> 16;
+}
+
+static inline uint64_t
+rsw_pfc_xon(const struct rsw_qos_params *qp, uint64_t xoff)
+{
+	if (!qp->dynamic)
+		return qp->xon;
+	return xoff > qp->xon_offset ? xoff - qp->xon_offset : 0;
+}
+
+#endif /* RSW_QOS_H */

@@ -1,0 +1,320 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The railsw authors */
+
+/*
+ * Step 9 of the packet path, run by a port's owner (DESIGN.md §3, §5): PFC
+ * generation from the port's ingress PG occupancy, the token-bucket shaper at
+ * the port's speed (wire bytes = frame + 24), strict-priority TCs then DWRR
+ * (byte deficits) over the rest, skipping TCs paused by received PFC, ECN at
+ * dequeue, buffer release, and rte_eth_tx_burst. Frames the PMD does not take
+ * wait in a pending list and go first next time: the scheduler never drops
+ * what it has dequeued.
+ */
+
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_random.h>
+
+#include "rsw_fib.h"
+#include "rsw_qos.h"
+#include "rsw_worker.h"
+
+struct rsw_port_sched rsw_sched[RSW_MAX_PORTS];
+
+/* Frames of TC tc ready in the staging array, refilled from the ring. */
+static inline bool
+tc_has(struct rsw_port_sched *ps, uint16_t p, uint8_t tc)
+{
+	if (ps->head_i[tc] < ps->head_n[tc])
+		return true;
+	ps->head_i[tc] = 0;
+	ps->head_n[tc] = (uint16_t)rte_ring_sc_dequeue_burst(rsw_qos.port[p].ring[tc],
+							     (void **)ps->head[tc], 32, NULL);
+	return ps->head_n[tc] > 0;
+}
+
+static inline bool
+tc_eligible(struct rsw_port_sched *ps, uint16_t p, uint8_t tc, uint64_t now)
+{
+	const struct rsw_qos_port *qport = &rsw_qos.port[p];
+
+	if (__atomic_load_n(&qport->paused_until[tc], __ATOMIC_RELAXED) > now &&
+	    !qport->storm_ignore[tc])
+		return false;
+	return tc_has(ps, p, tc);
+}
+
+/* The next TC to send from, or -1. */
+static inline int
+pick_tc(struct rsw_port_sched *ps, const struct rsw_qos_params *qp, uint16_t p, uint64_t now)
+{
+	unsigned int i;
+
+	for (i = 0; i < qp->n_strict; i++)
+		if (tc_eligible(ps, p, qp->strict[i], now))
+			return qp->strict[i];
+	for (i = 0; i < 8 * RSW_N_TC; i++) {
+		uint8_t tc = ps->dwrr_cur;
+
+		if (!(qp->is_strict & (1u << tc)) && tc_eligible(ps, p, tc, now)) {
+			struct rte_mbuf *m = ps->head[tc][ps->head_i[tc]];
+
+			if (ps->dwrr_fresh) {
+				ps->deficit[tc] += (int32_t)qp->dwrr_quantum[tc];
+				ps->dwrr_fresh = 0;
+			}
+			if ((int32_t)rte_pktmbuf_pkt_len(m) <= ps->deficit[tc])
+				return tc;
+		} else if (!(qp->is_strict & (1u << tc)) && ps->head_i[tc] >= ps->head_n[tc]) {
+			/* An empty queue keeps no credit (DRR). */
+			ps->deficit[tc] = 0;
+		}
+		ps->dwrr_cur = (uint8_t)((tc + 1) % RSW_N_TC);
+		ps->dwrr_fresh = 1;
+	}
+	return -1;
+}
+
+/* PFC generation for the ingress PGs of port p. */
+static void
+pfc_generate(struct rsw_lcore_stats *st, struct rsw_port_sched *ps, const struct rsw_qos_params *qp,
+	     uint16_t p, uint64_t now)
+{
+	struct rsw_qos_port *qport = &rsw_qos.port[p];
+	uint64_t used = __atomic_load_n(&rsw_qos.used, __ATOMIC_RELAXED);
+	uint64_t xoff = rsw_pfc_xoff(qp, used), xon = rsw_pfc_xon(qp, xoff);
+	uint8_t on = 0, off = 0, tc;
+	uint16_t time[RSW_N_TC] = {0};
+	struct rte_mbuf *m;
+	uint8_t *buf;
+
+	for (tc = 0; tc < RSW_N_TC; tc++) {
+		uint8_t bit = (uint8_t)(1u << tc);
+		uint64_t b;
+
+		if (!(qp->lossless & bit))
+			continue;
+		if (qport->storm_drop[tc]) {
+			ps->xoff_sent &= (uint8_t)~bit; /* watchdog: no PFC for this PG */
+			continue;
+		}
+		b = __atomic_load_n(&qport->pg_bytes[tc], __ATOMIC_RELAXED);
+		if (!(ps->xoff_sent & bit)) {
+			if (b > 0 && b >= xoff)
+				off |= bit;
+		} else if (b <= xon) {
+			on |= bit;
+		} else if (now >= ps->refresh_at[tc]) {
+			off |= bit; /* refresh before the pause runs out */
+		}
+	}
+	if ((on | off) == 0)
+		return;
+	m = rte_pktmbuf_alloc(rsw_dp.pool);
+	if (m == NULL)
+		return;
+	buf = (uint8_t *)rte_pktmbuf_append(m, RSW_PFC_FRAME_LEN);
+	for (tc = 0; tc < RSW_N_TC; tc++)
+		if (off & (1u << tc))
+			time[tc] = qp->quanta;
+	rsw_pfc_encode(buf, rsw_dp.ports[p].mac.addr_bytes, on | off, time);
+	if (rte_eth_tx_burst(rsw_dp.ports[p].eth_port, 0, &m, 1) != 1) {
+		rte_pktmbuf_free(m); /* try again on the next round */
+		return;
+	}
+	st->port[p].c[RSW_PC_tx_packets]++;
+	st->port[p].c[RSW_PC_tx_bytes] += RSW_PFC_FRAME_LEN;
+	for (tc = 0; tc < RSW_N_TC; tc++) {
+		if (off & (1u << tc)) {
+			st->qos.pfc[p][tc][RSW_FC_tx_xoff]++;
+			ps->refresh_at[tc] = now + rsw_pfc_pause_ticks(qp->quanta, qport->speed_bps,
+								       rsw_qos.tsc_hz) /
+							   2;
+		} else if (on & (1u << tc)) {
+			st->qos.pfc[p][tc][RSW_FC_tx_xon]++;
+		}
+	}
+	ps->xoff_sent = (uint8_t)((ps->xoff_sent | off) & ~on);
+}
+
+/* Send what the PMD refused last time. @return true when all went. */
+static bool
+flush_pending(struct rsw_lcore_stats *st, struct rsw_port_sched *ps, uint16_t p)
+{
+	uint16_t sent, i;
+	uint64_t bytes = 0;
+
+	if (ps->n_pending == 0)
+		return true;
+	sent = rte_eth_tx_burst(rsw_dp.ports[p].eth_port, 0, ps->pending, ps->n_pending);
+	for (i = 0; i < sent; i++)
+		bytes += rte_pktmbuf_pkt_len(ps->pending[i]);
+	st->port[p].c[RSW_PC_tx_packets] += sent;
+	st->port[p].c[RSW_PC_tx_bytes] += bytes;
+	if (sent < ps->n_pending)
+		memmove(ps->pending, ps->pending + sent,
+			sizeof(ps->pending[0]) * (ps->n_pending - sent));
+	ps->n_pending = (uint8_t)(ps->n_pending - sent);
+	return ps->n_pending == 0;
+}
+
+/* Watchdog action drop: empty the queue, releasing its buffer. */
+static uint16_t
+storm_flush(struct rsw_lcore_stats *st, struct rsw_port_sched *ps, uint16_t p, uint8_t tc,
+	    uint64_t *q_rel, uint64_t pg_rel[][RSW_N_TC], uint32_t *touched)
+{
+	uint16_t n = 0;
+
+	while (tc_has(ps, p, tc)) {
+		struct rte_mbuf *m = ps->head[tc][ps->head_i[tc]++];
+		struct rsw_mbuf_meta *meta = rsw_meta(m);
+		uint32_t len = rte_pktmbuf_pkt_len(m);
+
+		if (!(meta->flags & RSW_MF_NOACCT)) {
+			q_rel[tc] += len;
+			if (!(*touched & (1u << meta->in_port))) {
+				*touched |= 1u << meta->in_port;
+				memset(pg_rel[meta->in_port], 0, sizeof(pg_rel[0]));
+			}
+			pg_rel[meta->in_port][meta->tc] += len;
+		}
+		st->qos.q[p][tc][RSW_QC_dropped_packets]++;
+		rte_pktmbuf_free(m);
+		n++;
+	}
+	return n;
+}
+
+uint16_t
+rsw_sched_port(struct rsw_lcore_stats *st, const struct rsw_qos_params *qp, uint16_t p,
+	       uint64_t now)
+{
+	struct rsw_port_sched *ps = &rsw_sched[p];
+	struct rsw_qos_port *qport = &rsw_qos.port[p];
+	uint64_t pg_rel[RSW_MAX_PORTS][RSW_N_TC];
+	uint64_t q_rel[RSW_N_TC] = {0}, q_now[RSW_N_TC];
+	uint64_t used_rel = 0, tx_bytes = 0;
+	struct rte_mbuf *out[32], *drop[32];
+	uint32_t touched = 0;
+	uint16_t n_out = 0, n_drop = 0, sent, work = 0, i;
+	bool shaped = qport->speed_bps != 0;
+	int tc;
+
+	if (qp->lossless)
+		pfc_generate(st, ps, qp, p, now);
+	if (!flush_pending(st, ps, p))
+		return 1;
+
+	if (shaped) {
+		uint64_t elapsed = now - ps->last_tsc;
+
+		if (ps->last_tsc == 0 || ps->bucket_milli == 0) {
+			uint64_t burst = (uint64_t)(rsw_dp.ports[p].mtu + 38) * 2;
+			uint64_t per_100us = qport->speed_bps / 80000;
+
+			ps->bucket_milli = RTE_MAX(burst, per_100us) * 1000;
+			ps->tokens_milli = ps->bucket_milli;
+		} else {
+			ps->tokens_milli += (uint64_t)((__uint128_t)elapsed * qport->speed_bps *
+						       125 / rsw_qos.tsc_hz);
+			if (ps->tokens_milli > ps->bucket_milli)
+				ps->tokens_milli = ps->bucket_milli;
+		}
+		ps->last_tsc = now;
+	}
+
+	for (tc = 0; tc < RSW_N_TC; tc++) {
+		q_now[tc] = __atomic_load_n(&qport->q_bytes[tc], __ATOMIC_RELAXED);
+		if (unlikely(qport->storm_drop[tc]))
+			work += storm_flush(st, ps, p, (uint8_t)tc, q_rel, pg_rel, &touched);
+	}
+
+	while (n_out < 32) {
+		struct rte_mbuf *m;
+		struct rsw_mbuf_meta *meta;
+		uint32_t len;
+
+		tc = pick_tc(ps, qp, p, now);
+		if (tc < 0)
+			break;
+		m = ps->head[tc][ps->head_i[tc]];
+		len = rte_pktmbuf_pkt_len(m);
+		if (shaped && ps->tokens_milli < (uint64_t)(len + RSW_WIRE_OVERHEAD) * 1000)
+			break;
+		ps->head_i[tc]++;
+		if (shaped)
+			ps->tokens_milli -= (uint64_t)(len + RSW_WIRE_OVERHEAD) * 1000;
+		if (!(qp->is_strict & (1u << tc)))
+			ps->deficit[tc] -= (int32_t)len;
+		meta = rsw_meta(m);
+		if (!(meta->flags & RSW_MF_NOACCT)) {
+			q_rel[tc] += len;
+			if (!(touched & (1u << meta->in_port))) {
+				touched |= 1u << meta->in_port;
+				memset(pg_rel[meta->in_port], 0, sizeof(pg_rel[0]));
+			}
+			pg_rel[meta->in_port][meta->tc] += len;
+		}
+		st->qos.q[p][tc][RSW_QC_dequeued_packets]++;
+		st->qos.q[p][tc][RSW_QC_dequeued_bytes] += len;
+		work++;
+
+		/* ECN at dequeue: the bytes still queued behind this packet. */
+		if ((qp->ecn_enabled & (1u << tc)) && !qp->ecn_enqueue &&
+		    !(meta->flags & RSW_MF_CNP)) {
+			uint64_t behind = q_now[tc] > q_rel[tc] ? q_now[tc] - q_rel[tc] : 0;
+
+			if (rsw_ecn_decide(qp, (uint8_t)tc, behind, (uint32_t)rte_rand())) {
+				int r = rsw_ecn_mark(m, meta->l3_off, meta->kind);
+
+				if (r > 0) {
+					st->qos.q[p][tc][RSW_QC_ecn_marked]++;
+				} else if (r < 0 && !(qp->lossless & (1u << tc))) {
+					/* Not-ECT on a lossy TC: dropped on the same curve. */
+					st->qos.q[p][tc][RSW_QC_dropped_packets]++;
+					drop[n_drop++] = m;
+					continue;
+				}
+			}
+		}
+		if (meta->flags & RSW_MF_CNP)
+			st->port[p].c[RSW_PC_cnp_tx]++;
+		tx_bytes += len;
+		out[n_out++] = m;
+	}
+
+	/* Release the buffer of what left the queues. */
+	for (tc = 0; tc < RSW_N_TC; tc++) {
+		if (q_rel[tc] == 0)
+			continue;
+		__atomic_fetch_sub(&qport->q_bytes[tc], q_rel[tc], __ATOMIC_RELAXED);
+	}
+	for (i = 0; touched != 0 && i < RSW_MAX_PORTS; i++) {
+		if (!(touched & (1u << i)))
+			continue;
+		for (tc = 0; tc < RSW_N_TC; tc++) {
+			if (pg_rel[i][tc] == 0)
+				continue;
+			__atomic_fetch_sub(&rsw_qos.port[i].pg_bytes[tc], pg_rel[i][tc],
+					   __ATOMIC_RELAXED);
+			used_rel += pg_rel[i][tc];
+		}
+	}
+	if (used_rel)
+		__atomic_fetch_sub(&rsw_qos.used, used_rel, __ATOMIC_RELAXED);
+	if (n_drop)
+		rte_pktmbuf_free_bulk(drop, n_drop);
+	if (n_out == 0)
+		return work;
+
+	sent = rte_eth_tx_burst(rsw_dp.ports[p].eth_port, 0, out, n_out);
+	for (i = sent; i < n_out; i++) {
+		tx_bytes -= rte_pktmbuf_pkt_len(out[i]);
+		ps->pending[ps->n_pending++] = out[i];
+	}
+	st->port[p].c[RSW_PC_tx_packets] += sent;
+	st->port[p].c[RSW_PC_tx_bytes] += tx_bytes;
+	return work;
+}
