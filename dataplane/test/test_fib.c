@@ -1,0 +1,818 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The railsw authors */
+
+/*
+ * Unit tests of steps 4 and 5 of the packet path: table generations (fib.c)
+ * built directly with rsw_tables_* and looked up with rte_fib(6)_lookup_bulk
+ * as the worker does; the bucket table of a next-hop group; the flow hash and
+ * member choice (lb.c) over synthetic flows; and the neighbour table.
+ */
+
+#include <errno.h>
+#include <netinet/in.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* cmocka needs stdarg, stddef and setjmp first. */
+#include <cmocka.h>
+
+#include <rte_byteorder.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_ether.h>
+#include <rte_fib.h>
+#include <rte_fib6.h>
+#include <rte_log.h>
+#include <rte_mbuf.h>
+#include <rte_mempool.h>
+
+#include "rsw_fib.h"
+#include "rsw_lb.h"
+#include "test_common.h"
+
+#define N_FLOWS   10000
+#define N_MEMBERS 4
+/* Each member of a 4-member group gets its fair share of N_FLOWS flows within ±20 %. */
+#define FAIR_LO (N_FLOWS / N_MEMBERS * 8 / 10)
+#define FAIR_HI (N_FLOWS / N_MEMBERS * 12 / 10)
+
+static struct rte_mempool *pool;
+static uint64_t generation = 100;
+
+static struct rsw_prefix
+pfx4(uint8_t a, uint8_t b, uint8_t c, uint8_t d, uint8_t len)
+{
+	struct rsw_prefix p = {.ip = {.family = RSW_AF_INET, .addr = {a, b, c, d}}, .len = len};
+
+	return p;
+}
+
+static struct rsw_prefix
+pfx6(const uint8_t addr[16], uint8_t len)
+{
+	struct rsw_prefix p = {.ip = {.family = RSW_AF_INET6}, .len = len};
+
+	memcpy(p.ip.addr, addr, 16);
+	return p;
+}
+
+static struct rsw_tables *
+tables_new(void)
+{
+
+	struct rsw_tables *t = rsw_tables_alloc(generation++, 64, 16, 4);
+
+	assert_non_null(t);
+	t->hash_fields = RSW_HF_DEFAULT;
+	memcpy(t->rss_key, rsw_lb_default_rss_key, sizeof(t->rss_key));
+	return t;
+}
+
+/*
+ * Settings-only tables for the load-balance tests: rsw_lb_hash reads no FIB, and a whole
+ * generation (about 180 MB of FIBs) is too big to keep two of them in -m 256.
+ */
+static struct rsw_tables *
+lb_tables_new(void)
+{
+	struct rsw_tables *t = calloc(1, sizeof(*t));
+
+	assert_non_null(t);
+	t->groups = calloc(1, sizeof(*t->groups));
+	t->nh = calloc(N_MEMBERS, sizeof(*t->nh));
+	assert_non_null(t->groups);
+	assert_non_null(t->nh);
+	t->hash_fields = RSW_HF_DEFAULT;
+	memcpy(t->rss_key, rsw_lb_default_rss_key, sizeof(t->rss_key));
+	return t;
+}
+
+static void
+lb_tables_free(struct rsw_tables *t)
+{
+	free(t->groups);
+	free(t->nh);
+	free(t);
+}
+
+static int
+add_connected(struct rsw_tables *t, uint16_t port)
+{
+	struct rsw_result r = {.type = RSW_RES_CONNECTED, .port = port};
+	int nh = rsw_tables_add_result(t, &r);
+
+	assert_true(nh >= 1);
+	return nh;
+}
+
+static uint64_t
+lookup4(const struct rsw_tables *t, uint32_t ip)
+{
+	uint64_t nh = 0xdead;
+
+	assert_int_equal(rte_fib_lookup_bulk(t->fib4, &ip, &nh, 1), 0);
+	return nh;
+}
+
+static uint64_t
+lookup6(const struct rsw_tables *t, const uint8_t ip[16])
+{
+	uint8_t ips[1][16];
+	uint64_t nh = 0xdead;
+
+	memcpy(ips[0], ip, 16);
+	assert_int_equal(rte_fib6_lookup_bulk(t->fib6, ips, &nh, 1), 0);
+	return nh;
+}
+
+/* Bad input first. */
+
+static void
+test_tables_bad_input(void **state)
+{
+	struct rsw_result r = {.type = RSW_RES_LOCAL};
+	struct rsw_prefix p;
+	struct rsw_tables *t;
+	int i;
+
+	(void)state;
+	rsw_tables_free(NULL);
+	rte_errno = 0;
+	assert_null(rsw_tables_alloc(generation++, 0, 1, 1));
+	assert_int_equal(rte_errno, EINVAL);
+	rte_errno = 0;
+	assert_null(rsw_tables_alloc(generation++, RSW_FIB_MAX_NH + 1, 1, 1));
+	assert_int_equal(rte_errno, EINVAL);
+
+	/* No room past max_results (results[0] is the no-route entry). */
+	t = rsw_tables_alloc(generation++, 4, 0, 0);
+	assert_non_null(t);
+	assert_int_equal(t->n_results, 1);
+	for (i = 1; i < 4; i++)
+		assert_int_equal(rsw_tables_add_result(t, &r), i);
+	assert_int_equal(rsw_tables_add_result(t, &r), -ENOSPC);
+	assert_int_equal(t->n_results, 4);
+
+	/* Prefix lengths out of range. */
+	p = pfx4(10, 0, 0, 0, 33);
+	assert_true(rsw_tables_add_route(t, &p, 1) < 0);
+	p = pfx6((const uint8_t[16]){0x20, 0x01}, 129);
+	assert_true(rsw_tables_add_route(t, &p, 1) < 0);
+	/* A FIB next hop beyond the 2-byte range. */
+	p = pfx4(10, 0, 0, 0, 8);
+	assert_true(rsw_tables_add_route(t, &p, 1u << 16) < 0);
+	rsw_tables_free(t);
+
+	/* Two generations cannot share a number (the FIB names would clash). */
+	t = rsw_tables_alloc(7, 4, 0, 0);
+	assert_non_null(t);
+	rte_log_set_global_level(RTE_LOG_EMERG); /* the expected failure logs */
+	assert_null(rsw_tables_alloc(7, 4, 0, 0));
+	rte_log_set_global_level(RTE_LOG_ERR);
+	rsw_tables_free(t);
+}
+
+static void
+test_fib4_lpm(void **state)
+{
+	struct rsw_prefix p;
+	struct rsw_tables *t;
+	uint32_t ips[8];
+	uint64_t nhs[8];
+	int r8, r16, r24, r32, i;
+
+	(void)state;
+	t = tables_new();
+	/* Nothing added yet: every address is no route. */
+	assert_int_equal(lookup4(t, 0x0a010203), RSW_FIB_NO_ROUTE);
+	r8 = add_connected(t, 1);
+	r16 = add_connected(t, 2);
+	r24 = add_connected(t, 3);
+	r32 = add_connected(t, 4);
+	/* Added out of order, overlapping. */
+	p = pfx4(10, 1, 2, 0, 24);
+	assert_int_equal(rsw_tables_add_route(t, &p, (uint32_t)r24), 0);
+	p = pfx4(10, 0, 0, 0, 8);
+	assert_int_equal(rsw_tables_add_route(t, &p, (uint32_t)r8), 0);
+	p = pfx4(10, 1, 2, 3, 32);
+	assert_int_equal(rsw_tables_add_route(t, &p, (uint32_t)r32), 0);
+	p = pfx4(10, 1, 0, 0, 16);
+	assert_int_equal(rsw_tables_add_route(t, &p, (uint32_t)r16), 0);
+
+	ips[0] = 0x0a090909; /* 10.9.9.9 */
+	ips[1] = 0x0a010909; /* 10.1.9.9 */
+	ips[2] = 0x0a010209; /* 10.1.2.9 */
+	ips[3] = 0x0a010203; /* 10.1.2.3 */
+	ips[4] = 0x0a010204; /* 10.1.2.4 */
+	ips[5] = 0x0b000001; /* 11.0.0.1 */
+	ips[6] = 0x00000000;
+	ips[7] = 0xffffffff;
+	assert_int_equal(rte_fib_lookup_bulk(t->fib4, ips, nhs, 8), 0);
+	assert_int_equal(nhs[0], r8);
+	assert_int_equal(nhs[1], r16);
+	assert_int_equal(nhs[2], r24);
+	assert_int_equal(nhs[3], r32);
+	assert_int_equal(nhs[4], r24);
+	for (i = 5; i < 8; i++)
+		assert_int_equal(nhs[i], RSW_FIB_NO_ROUTE);
+	assert_int_equal(t->results[nhs[3]].type, RSW_RES_CONNECTED);
+	assert_int_equal(t->results[nhs[3]].port, 4);
+	assert_int_equal(t->results[RSW_FIB_NO_ROUTE].type, RSW_RES_NONE);
+
+	/* A default route catches the rest; the /32 still wins. */
+	p = pfx4(0, 0, 0, 0, 0);
+	assert_int_equal(rsw_tables_add_route(t, &p, (uint32_t)add_connected(t, 5)), 0);
+	assert_int_equal(t->results[lookup4(t, 0x0b000001)].port, 5);
+	assert_int_equal(lookup4(t, 0x0a010203), r32);
+	rsw_tables_free(t);
+}
+
+static void
+test_fib6_lpm(void **state)
+{
+	static const uint8_t net[16] = {0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0};
+	static const uint8_t host[16] = {0x20, 0x01, 0x0d, 0xb8, [15] = 1};
+	static const uint8_t other[16] = {0x20, 0x01, 0x0d, 0xb8, [15] = 2};
+	static const uint8_t next64[16] = {0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 1, [15] = 1};
+	static const uint8_t far[16] = {0xfd, 0x00, [15] = 1};
+	struct rsw_prefix p;
+	struct rsw_tables *t;
+	int r64, r128;
+
+	(void)state;
+	t = tables_new();
+	r64 = add_connected(t, 1);
+	r128 = add_connected(t, 2);
+	p = pfx6(host, 128);
+	assert_int_equal(rsw_tables_add_route(t, &p, (uint32_t)r128), 0);
+	p = pfx6(net, 64);
+	assert_int_equal(rsw_tables_add_route(t, &p, (uint32_t)r64), 0);
+	assert_int_equal(lookup6(t, host), r128);
+	assert_int_equal(lookup6(t, other), r64);
+	assert_int_equal(lookup6(t, next64), RSW_FIB_NO_ROUTE);
+	assert_int_equal(lookup6(t, far), RSW_FIB_NO_ROUTE);
+	/* IPv4 and IPv6 tables are separate. */
+	assert_int_equal(lookup4(t, 0x20010db8), RSW_FIB_NO_ROUTE);
+	rsw_tables_free(t);
+}
+
+static void
+test_tables_publish(void **state)
+{
+	struct rsw_tables *t1, *t2;
+	uint64_t gen1;
+	char name[64];
+
+	(void)state;
+	t1 = tables_new();
+	rsw_tables_publish(t1);
+	assert_ptr_equal(rsw_fib_main.tables, t1);
+	gen1 = t1->generation;
+	snprintf(name, sizeof(name), "rsw4_%" PRIu64, gen1);
+	assert_ptr_equal(rte_fib_find_existing(name), t1->fib4);
+	/*
+	 * Publishing replaces and frees the old generation (no reader is registered). Two
+	 * generations do not fit in -m 256, so the first goes through an empty publish.
+	 */
+	rsw_tables_publish(NULL);
+	assert_null(rsw_fib_main.tables);
+	assert_null(rte_fib_find_existing(name));
+	snprintf(name, sizeof(name), "rsw6_%" PRIu64, gen1);
+	assert_null(rte_fib6_find_existing(name));
+	t2 = tables_new();
+	rsw_tables_publish(t2);
+	assert_ptr_equal(rsw_fib_main.tables, t2);
+	/* rsw_fib_fini (teardown) frees the current generation. */
+}
+
+/* Group bucket tables. */
+
+static void
+count_buckets(const struct rsw_group *g, unsigned int *counts)
+{
+	unsigned int b;
+
+	memset(counts, 0, sizeof(*counts) * RSW_MAX_NEXTHOPS);
+	for (b = 0; b < RSW_LB_BUCKETS; b++) {
+		assert_true(g->buckets[b] < g->n_members);
+		counts[g->buckets[b]]++;
+	}
+}
+
+static void
+test_group_buckets(void **state)
+{
+	static const uint32_t w13[] = {1, 3};
+	static const uint32_t w4[] = {5, 5, 5, 5};
+	static const uint32_t w01[] = {0, 1};
+	static const uint32_t w12[] = {1, 2};
+	unsigned int counts[RSW_MAX_NEXTHOPS];
+	struct rsw_group g;
+	uint64_t seed = 3;
+	unsigned int i, round;
+
+	(void)state;
+	memset(&g, 0, sizeof(g));
+	/* Equal weights, implicit and explicit. */
+	g.n_members = 4;
+	rsw_group_fill_buckets(&g, NULL);
+	count_buckets(&g, counts);
+	for (i = 0; i < 4; i++)
+		assert_int_equal(counts[i], 64);
+	memset(g.buckets, 0xff, sizeof(g.buckets));
+	rsw_group_fill_buckets(&g, w4);
+	count_buckets(&g, counts);
+	for (i = 0; i < 4; i++)
+		assert_int_equal(counts[i], 64);
+	/* 1:3. */
+	g.n_members = 2;
+	rsw_group_fill_buckets(&g, w13);
+	count_buckets(&g, counts);
+	assert_int_equal(counts[0], 64);
+	assert_int_equal(counts[1], 192);
+	/* A zero weight gets nothing; 1:2 does not divide 256 and still covers every bucket. */
+	rsw_group_fill_buckets(&g, w01);
+	count_buckets(&g, counts);
+	assert_int_equal(counts[0], 0);
+	assert_int_equal(counts[1], 256);
+	rsw_group_fill_buckets(&g, w12);
+	count_buckets(&g, counts);
+	assert_int_equal(counts[0], 85);
+	assert_int_equal(counts[1], 171);
+	/* 16 members. */
+	g.n_members = RSW_MAX_NEXTHOPS;
+	rsw_group_fill_buckets(&g, NULL);
+	count_buckets(&g, counts);
+	for (i = 0; i < RSW_MAX_NEXTHOPS; i++)
+		assert_int_equal(counts[i], 16);
+	/* 1 member. */
+	g.n_members = 1;
+	rsw_group_fill_buckets(&g, NULL);
+	count_buckets(&g, counts);
+	assert_int_equal(counts[0], 256);
+	/* Random weights: each share within one bucket of exact proportion. */
+	for (round = 0; round < 1000; round++) {
+		uint32_t w[RSW_MAX_NEXTHOPS];
+		uint64_t total = 0;
+
+		g.n_members = (uint16_t)(1 + ut_rand(&seed) % RSW_MAX_NEXTHOPS);
+		for (i = 0; i < g.n_members; i++)
+			total += w[i] = (uint32_t)(1 + ut_rand(&seed) % 1000);
+		rsw_group_fill_buckets(&g, w);
+		count_buckets(&g, counts);
+		for (i = 0; i < g.n_members; i++) {
+			double want = (double)w[i] * RSW_LB_BUCKETS / (double)total;
+
+			if (counts[i] + 1.0 < want || counts[i] > want + 1.0)
+				fail_msg("round %u member %u: %u buckets for %.2f", round, i,
+					 counts[i], want);
+		}
+	}
+}
+
+/* Flow hash and member choice. */
+
+struct flow {
+	uint32_t src, dst;
+	uint16_t sport, dport;
+	uint32_t qp;
+};
+
+/* A 4-member group with equal weights in t->groups[0]. */
+static struct rsw_group *
+group4(struct rsw_tables *t)
+{
+	struct rsw_group *g = &t->groups[0];
+	uint32_t i;
+
+	g->n_members = N_MEMBERS;
+	for (i = 0; i < N_MEMBERS; i++) {
+		g->members[i] = i;
+		t->nh[i].port = (uint16_t)i;
+	}
+	rsw_group_fill_buckets(g, NULL);
+	t->n_groups = 1;
+	t->n_nh = N_MEMBERS;
+	return g;
+}
+
+/* Write flow f into the IPv4/UDP frame of m and describe it in info, as parse would. */
+static void
+flow_to_pkt(const struct flow *f, struct rte_mbuf *m, struct rsw_pkt_info *info)
+{
+	uint8_t *ip = rte_pktmbuf_mtod_offset(m, uint8_t *, 14);
+	uint32_t src = rte_cpu_to_be_32(f->src), dst = rte_cpu_to_be_32(f->dst);
+
+	memcpy(ip + 12, &src, 4);
+	memcpy(ip + 16, &dst, 4);
+	memset(info, 0, sizeof(*info));
+	info->kind = RSW_PK_IPV4;
+	info->l3_off = 14;
+	info->proto = IPPROTO_UDP;
+	info->flags = RSW_PF_L4;
+	info->sport = f->sport;
+	info->dport = f->dport;
+	if (f->dport == 4791) {
+		info->flags |= RSW_PF_BTH;
+		info->qp = f->qp;
+	} else if (f->dport == 4793) {
+		info->flags |= RSW_PF_UET;
+	}
+}
+
+static uint32_t
+flow_hash(const struct rsw_tables *t, const struct flow *f, struct rte_mbuf *m)
+{
+	struct rsw_pkt_info info;
+
+	flow_to_pkt(f, m, &info);
+	return rsw_lb_hash(t, m, &info);
+}
+
+static struct rte_mbuf *
+flow_mbuf(void)
+{
+	static const uint8_t mac[6] = {2, 0, 0, 0, 0, 1};
+	struct rte_mbuf *m;
+	struct ut_frame fr;
+
+	ut_eth(&fr, mac, mac, RTE_ETHER_TYPE_IPV4);
+	ut_ipv4(&fr, 0, 64, IPPROTO_UDP, 0, 0, 8 + 12);
+	ut_udp(&fr, 0, 4791, 8 + 12);
+	ut_bth(&fr, 0x0a, 0, 0);
+	m = ut_mbuf(pool, &fr);
+	assert_non_null(m);
+	return m;
+}
+
+static struct flow *
+random_flows(uint64_t seed)
+{
+	struct flow *fl = calloc(N_FLOWS, sizeof(*fl));
+	int i;
+
+	assert_non_null(fl);
+	for (i = 0; i < N_FLOWS; i++) {
+		uint64_t r = ut_rand(&seed);
+
+		fl[i].src = 0x0a000000 | (uint32_t)(r & 0xffff);
+		fl[i].dst = 0x0a800000 | (uint32_t)((r >> 16) & 0xffff);
+		fl[i].sport = (uint16_t)(49152 + (r >> 32) % 16384);
+		fl[i].dport = (r >> 48) % 2 ? 4791 : 80;
+		fl[i].qp = (uint32_t)(ut_rand(&seed) & 0xffffff);
+	}
+	return fl;
+}
+
+/* Members of every flow; each member's share must be fair (±20 %). */
+static void
+members_of(const struct rsw_tables *t, const struct rsw_group *g, const struct flow *fl,
+	   uint8_t *member, struct rte_mbuf *m)
+{
+	unsigned int counts[N_MEMBERS] = {0}, i;
+
+	for (i = 0; i < N_FLOWS; i++) {
+		member[i] = (uint8_t)rsw_lb_pick_hash(g, flow_hash(t, &fl[i], m));
+		assert_true(member[i] < N_MEMBERS);
+		counts[member[i]]++;
+	}
+	for (i = 0; i < N_MEMBERS; i++)
+		if (counts[i] < FAIR_LO || counts[i] > FAIR_HI)
+			fail_msg("member %u: %u of %u flows, fair share %u..%u", i, counts[i],
+				 N_FLOWS, FAIR_LO, FAIR_HI);
+}
+
+static void
+test_lb_spread_and_stable(void **state)
+{
+	static uint8_t member[N_FLOWS];
+	struct rsw_tables *t = lb_tables_new();
+	struct rsw_group *g = group4(t);
+	struct flow *fl = random_flows(1);
+	struct rte_mbuf *m = flow_mbuf();
+	unsigned int i, round;
+
+	(void)state;
+	members_of(t, g, fl, member, m);
+	/* The same flow always gets the same member (and the same hash). */
+	for (round = 0; round < 3; round++)
+		for (i = 0; i < N_FLOWS; i += 7) {
+			uint32_t h = flow_hash(t, &fl[i], m);
+
+			assert_int_equal(h, flow_hash(t, &fl[i], m));
+			assert_int_equal(rsw_lb_pick_hash(g, h), member[i]);
+		}
+	/* Toeplitz spreads as well. */
+	t->hash_algorithm = RSW_HASH_TOEPLITZ;
+	members_of(t, g, fl, member, m);
+	rte_pktmbuf_free(m);
+	free(fl);
+	lb_tables_free(t);
+}
+
+static void
+test_lb_hash_fields(void **state)
+{
+	unsigned int counts[N_MEMBERS] = {0}, i, n_used = 0;
+	struct rsw_tables *t = lb_tables_new();
+	struct rsw_group *g = group4(t);
+	struct rte_mbuf *m = flow_mbuf();
+	struct flow f = {.src = 0x0a000001, .dst = 0x0a800001, .dport = 80};
+	uint32_t h0;
+
+	(void)state;
+	/* Flows that differ only in source port spread with the default fields, ... */
+	for (i = 0; i < 1000; i++) {
+		f.sport = (uint16_t)(10000 + i);
+		counts[rsw_lb_pick_hash(g, flow_hash(t, &f, m))]++;
+	}
+	for (i = 0; i < N_MEMBERS; i++) {
+		assert_true(counts[i] > 1000 / N_MEMBERS / 2);
+		n_used += counts[i] > 0;
+	}
+	assert_int_equal(n_used, N_MEMBERS);
+	/* ... and all take one path when the source port is not hashed. */
+	t->hash_fields = RSW_HF_DEFAULT & ~RSW_HF_SRC_PORT;
+	f.sport = 10000;
+	h0 = flow_hash(t, &f, m);
+	for (i = 0; i < 1000; i++) {
+		f.sport = (uint16_t)(10000 + i);
+		assert_int_equal(flow_hash(t, &f, m), h0);
+	}
+	/* RoCE: the dest QP spreads flows with equal 5-tuples, unless it is not hashed. */
+	f.dport = 4791;
+	memset(counts, 0, sizeof(counts));
+	for (i = 0; i < 1000; i++) {
+		f.qp = i * 7919;
+		counts[rsw_lb_pick_hash(g, flow_hash(t, &f, m))]++;
+	}
+	for (i = 0; i < N_MEMBERS; i++)
+		assert_true(counts[i] > 1000 / N_MEMBERS / 2);
+	t->hash_fields &= ~RSW_HF_ROCE_QP;
+	f.qp = 0;
+	h0 = flow_hash(t, &f, m);
+	for (i = 0; i < 1000; i++) {
+		f.qp = i * 7919;
+		assert_int_equal(flow_hash(t, &f, m), h0);
+	}
+	/* UET: the entropy (source port) is hashed when asked for, even without src_port. */
+	f.dport = 4793;
+	t->hash_fields = RSW_HF_SRC_IP | RSW_HF_DST_IP | RSW_HF_UET_ENTROPY;
+	memset(counts, 0, sizeof(counts));
+	for (i = 0; i < 1000; i++) {
+		f.sport = (uint16_t)(20000 + i);
+		counts[rsw_lb_pick_hash(g, flow_hash(t, &f, m))]++;
+	}
+	for (i = 0; i < N_MEMBERS; i++)
+		assert_true(counts[i] > 1000 / N_MEMBERS / 2);
+	/* No fields at all: one hash for everything. */
+	t->hash_fields = 0;
+	h0 = flow_hash(t, &f, m);
+	f.src ^= 0xff;
+	assert_int_equal(flow_hash(t, &f, m), h0);
+	rte_pktmbuf_free(m);
+	lb_tables_free(t);
+}
+
+static void
+test_lb_symmetric(void **state)
+{
+	struct rsw_tables *t = lb_tables_new();
+	struct flow *fl = random_flows(2);
+	struct rte_mbuf *m = flow_mbuf();
+	unsigned int i, same = 0, alg;
+
+	(void)state;
+	/* Plain UDP: the reverse of a RoCEv2 flow (dport 4791) is not a RoCEv2 flow. */
+	for (i = 0; i < 1000; i++)
+		fl[i].dport = (uint16_t)(1024 + i);
+	for (alg = RSW_HASH_CRC32; alg <= RSW_HASH_TOEPLITZ; alg++) {
+		t->hash_algorithm = (uint8_t)alg;
+		/* Not symmetric: the two directions of a flow hash differently. */
+		t->hash_symmetric = 0;
+		same = 0;
+		for (i = 0; i < 1000; i++) {
+			struct flow r = fl[i];
+
+			r.src = fl[i].dst;
+			r.dst = fl[i].src;
+			r.sport = fl[i].dport;
+			r.dport = fl[i].sport;
+			same += flow_hash(t, &fl[i], m) == flow_hash(t, &r, m);
+		}
+		assert_true(same < 10);
+		/* Symmetric: (a→b) and (b→a) hash equal. */
+		t->hash_symmetric = 1;
+		for (i = 0; i < 1000; i++) {
+			struct flow r = fl[i];
+
+			r.src = fl[i].dst;
+			r.dst = fl[i].src;
+			r.sport = fl[i].dport;
+			r.dport = fl[i].sport;
+			assert_int_equal(flow_hash(t, &fl[i], m), flow_hash(t, &r, m));
+		}
+	}
+	rte_pktmbuf_free(m);
+	free(fl);
+	lb_tables_free(t);
+}
+
+static void
+test_lb_seed(void **state)
+{
+	static uint8_t m0[N_FLOWS], m1[N_FLOWS];
+	struct rsw_tables *t = lb_tables_new();
+	struct rsw_group *g = group4(t);
+	struct flow *fl = random_flows(3);
+	struct rte_mbuf *m = flow_mbuf();
+	unsigned int i, moved = 0;
+
+	(void)state;
+	members_of(t, g, fl, m0, m);
+	t->hash_seed = 0x5eed0001;
+	members_of(t, g, fl, m1, m);
+	for (i = 0; i < N_FLOWS; i++)
+		moved += m0[i] != m1[i];
+	/* Most flows change member with another seed. */
+	if (moved < N_FLOWS / 2)
+		fail_msg("only %u of %u flows moved with a new seed", moved, N_FLOWS);
+	rte_pktmbuf_free(m);
+	free(fl);
+	lb_tables_free(t);
+}
+
+static void
+test_lb_ipv6_flow_label(void **state)
+{
+	static const uint8_t mac[6] = {2, 0, 0, 0, 0, 1};
+	static const uint8_t src[16] = {0x20, 0x01, 0x0d, 0xb8, [15] = 1};
+	static const uint8_t dst[16] = {0x20, 0x01, 0x0d, 0xb8, [15] = 2};
+	unsigned int counts[N_MEMBERS] = {0}, i;
+	struct rsw_tables *t = lb_tables_new();
+	struct rsw_group *g = group4(t);
+	struct rsw_pkt_info info = {
+		.kind = RSW_PK_IPV6,
+		.l3_off = 14,
+		.proto = 0, /* an extension header first: no L4 */
+	};
+	struct rte_mbuf *m;
+	struct ut_frame fr;
+	uint32_t h0;
+
+	(void)state;
+	ut_eth(&fr, mac, mac, RTE_ETHER_TYPE_IPV6);
+	ut_ipv6(&fr, 0, 0, 8, 0, 64, src, dst);
+	ut_zeros(&fr, 8);
+	m = ut_mbuf(pool, &fr);
+	assert_non_null(m);
+	t->hash_fields = RSW_HF_DEFAULT | RSW_HF_FLOW_LABEL;
+	for (i = 0; i < 1000; i++) {
+		info.flow = i * 7u + 1;
+		counts[rsw_lb_pick_hash(g, rsw_lb_hash(t, m, &info))]++;
+	}
+	for (i = 0; i < N_MEMBERS; i++)
+		assert_true(counts[i] > 1000 / N_MEMBERS / 2);
+	t->hash_fields = RSW_HF_DEFAULT;
+	info.flow = 0;
+	h0 = rsw_lb_hash(t, m, &info);
+	for (i = 0; i < 1000; i++) {
+		info.flow = i * 7u + 1;
+		assert_int_equal(rsw_lb_hash(t, m, &info), h0);
+	}
+	rte_pktmbuf_free(m);
+	lb_tables_free(t);
+}
+
+/* Neighbour table. */
+
+static void
+test_neigh(void **state)
+{
+	static const uint8_t mac[6] = {0x0c, 0x42, 0xa1, 0x01, 0x02, 0x03};
+	struct rsw_ip a4 = {.family = RSW_AF_INET, .addr = {10, 0, 0, 1}};
+	struct rsw_ip b4 = {.family = RSW_AF_INET, .addr = {10, 0, 0, 2}};
+	/* An IPv6 address whose first 4 bytes equal a4. */
+	struct rsw_ip a6 = {.family = RSW_AF_INET6, .addr = {10, 0, 0, 1, [15] = 1}};
+	uint8_t a6_addr[16];
+	uint32_t a4_be;
+	int ia, ib, i6;
+
+	(void)state;
+	memcpy(&a4_be, a4.addr, 4);
+	memcpy(a6_addr, a6.addr, 16);
+	/* Unknown addresses. */
+	assert_int_equal(rsw_neigh_lookup4(a4_be), -ENOENT);
+	assert_int_equal(rsw_neigh_lookup6(a6_addr), -ENOENT);
+
+	ia = rsw_neigh_get(&a4, 3);
+	assert_true(ia >= 0 && ia < RSW_MAX_NEIGHBORS);
+	assert_int_equal(rsw_neigh_get(&a4, 3), ia);
+	ib = rsw_neigh_get(&b4, 2);
+	assert_true(ib >= 0 && ib != ia);
+	i6 = rsw_neigh_get(&a6, 1);
+	assert_true(i6 >= RSW_MAX_NEIGHBORS && i6 < RSW_NEIGH_SLOTS);
+	assert_int_equal(rsw_neigh_get(&a6, 1), i6);
+	assert_int_equal(rsw_neigh_lookup4(a4_be), ia);
+	assert_int_equal(rsw_neigh_lookup6(a6_addr), i6);
+	assert_int_equal(rsw_fib_main.neigh[ia].port, 3);
+	assert_int_equal(rsw_fib_main.neigh[ib].port, 2);
+	assert_int_equal(rsw_fib_main.neigh[i6].port, 1);
+
+	/* Not valid until a MAC is set. */
+	assert_int_equal(rsw_fib_main.neigh[ia].mac_valid, 0);
+	rsw_neigh_set((uint32_t)ia, mac);
+	assert_true(rsw_fib_main.neigh[ia].mac_valid & RSW_NEIGH_VALID);
+	assert_memory_equal(&rsw_fib_main.neigh[ia].mac_valid, mac, 6);
+	assert_int_equal(rsw_fib_main.neigh[ib].mac_valid, 0);
+	assert_int_equal(rsw_fib_main.neigh[i6].mac_valid, 0);
+	rsw_neigh_set((uint32_t)i6, mac);
+	assert_true(rsw_fib_main.neigh[i6].mac_valid & RSW_NEIGH_VALID);
+	/* NULL invalidates. */
+	rsw_neigh_set((uint32_t)ia, NULL);
+	assert_int_equal(rsw_fib_main.neigh[ia].mac_valid, 0);
+	assert_int_equal(rsw_neigh_get(&a4, 3), ia);
+}
+
+static void
+test_neigh_full(void **state)
+{
+	struct rsw_ip ip = {.family = RSW_AF_INET};
+	int i, idx, ok = 0;
+
+	(void)state;
+	/* Fill the IPv4 side: every entry gets a distinct slot, then the table says no. */
+	for (i = 0; i < RSW_MAX_NEIGHBORS + 16; i++) {
+		ip.addr[0] = 172;
+		ip.addr[1] = 16;
+		ip.addr[2] = (uint8_t)(i >> 8);
+		ip.addr[3] = (uint8_t)i;
+		idx = rsw_neigh_get(&ip, 0);
+		if (idx < 0)
+			break;
+		assert_true(idx < RSW_MAX_NEIGHBORS);
+		ok++;
+	}
+	assert_int_equal(idx, -ENOSPC);
+	/* Exactly RSW_MAX_NEIGHBORS IPv4 entries, two of them added by test_neigh. */
+	assert_int_equal(ok, RSW_MAX_NEIGHBORS - 2);
+	/* The IPv6 side is separate and still has room. */
+	ip.family = RSW_AF_INET6;
+	ip.addr[0] = 0xfd;
+	idx = rsw_neigh_get(&ip, 0);
+	assert_true(idx >= RSW_MAX_NEIGHBORS);
+}
+
+static int
+setup(void **state)
+{
+	(void)state;
+	return rsw_fib_init(1);
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	rsw_fib_fini();
+	return 0;
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tables_bad_input),
+		cmocka_unit_test(test_fib4_lpm),
+		cmocka_unit_test(test_fib6_lpm),
+		cmocka_unit_test(test_tables_publish),
+		cmocka_unit_test(test_group_buckets),
+		cmocka_unit_test(test_lb_spread_and_stable),
+		cmocka_unit_test(test_lb_hash_fields),
+		cmocka_unit_test(test_lb_symmetric),
+		cmocka_unit_test(test_lb_seed),
+		cmocka_unit_test(test_lb_ipv6_flow_label),
+		cmocka_unit_test(test_neigh),
+		cmocka_unit_test(test_neigh_full),
+	};
+	int ret;
+
+	if (ut_eal_init("fib") != 0)
+		return 1;
+	pool = rte_pktmbuf_pool_create("ut_fib", 255, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
+				       SOCKET_ID_ANY);
+	if (pool == NULL) {
+		fprintf(stderr, "cannot create the mbuf pool\n");
+		rte_eal_cleanup();
+		return 1;
+	}
+	ret = cmocka_run_group_tests(tests, setup, teardown);
+	rte_mempool_free(pool);
+	rte_eal_cleanup();
+	return ret;
+}
