@@ -91,6 +91,7 @@ rsw_ctl_tables_build(const struct rsw_config *cfg, uint64_t generation, char *er
 
 	t->trust = (uint8_t)cfg->qos.trust;
 	t->default_tc = cfg->qos.default_tc;
+	t->icmp_unreachable = cfg->sw.icmp_unreachable;
 	memcpy(t->dscp_to_tc, cfg->qos.dscp_to_tc, sizeof(t->dscp_to_tc));
 	memcpy(t->pcp_to_tc, cfg->qos.pcp_to_tc, sizeof(t->pcp_to_tc));
 	t->hash_fields = cfg->lb.hash_fields;

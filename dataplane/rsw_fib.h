@@ -77,6 +77,7 @@ struct rsw_tables {
 	/* classify */
 	uint8_t trust; /* enum rsw_trust */
 	uint8_t default_tc;
+	uint8_t icmp_unreachable; /* punt no-route and MTU drops for ICMP errors */
 	uint8_t dscp_to_tc[64];
 	uint8_t pcp_to_tc[8];
 

@@ -33,10 +33,13 @@
 
 /* Why a packet was handed to the control thread (rsw_mbuf_meta.reason). */
 enum rsw_punt_reason {
-	RSW_PUNT_ARP = 1, /* ARP frame */
-	RSW_PUNT_ND,      /* IPv6 ND multicast */
-	RSW_PUNT_LOCAL,   /* IP packet for one of the switch's addresses */
-	RSW_PUNT_NEIGH,   /* next hop without a resolved neighbour; rewrite pending */
+	RSW_PUNT_ARP = 1,  /* ARP frame */
+	RSW_PUNT_ND,       /* IPv6 ND multicast */
+	RSW_PUNT_LOCAL,    /* IP packet for one of the switch's addresses */
+	RSW_PUNT_NEIGH,    /* next hop without a resolved neighbour; rewrite pending */
+	RSW_PUNT_TTL,      /* TTL / hop limit expired: ICMP time exceeded */
+	RSW_PUNT_NO_ROUTE, /* no route: ICMP unreachable (switch.icmp_unreachable) */
+	RSW_PUNT_MTU,      /* larger than the egress MTU (out_port): frag needed / too big */
 };
 
 /* Bits of rsw_mbuf_meta.flags. */

@@ -152,6 +152,7 @@ struct burst_ctx {
 	uint8_t v6_ip[RSW_BURST][16];
 	uint64_t v6_nh[RSW_BURST];
 	struct rte_mbuf *punt[RSW_BURST];
+	struct rte_mbuf *err[RSW_BURST]; /* not forwarded, to be answered with ICMP */
 	struct rte_mbuf *freed[RSW_BURST];
 	/* Admitted frames grouped by (egress port, TC), one bulk enqueue each. */
 	uint8_t slot_of[RSW_MAX_PORTS * RSW_N_TC]; /* 0xff = none */
@@ -165,7 +166,7 @@ struct burst_ctx {
 	} slots[RSW_BURST];
 	uint64_t pg_add[RSW_N_TC]; /* bytes admitted per ingress PG of in_port */
 	uint64_t used_add;
-	uint16_t n_v4, n_v6, n_punt, n_freed, n_slots;
+	uint16_t n_v4, n_v6, n_punt, n_err, n_freed, n_slots;
 };
 
 static inline void
@@ -258,6 +259,24 @@ admit(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_qos_para
 		st->qos.q_watermark[out][tc] = depth + len;
 }
 
+/*
+ * A packet that is not forwarded for a reason ICMP reports: counted under that reason, and
+ * handed to the control thread to answer (not counted as punted) when answer is set.
+ */
+static inline void
+icmp_error(struct burst_ctx *c, struct rsw_lcore_stats *st, uint8_t answer, uint16_t in_port,
+	   struct rte_mbuf *m, const struct rsw_pkt_info *info, enum rsw_port_ctr why,
+	   uint8_t reason)
+{
+	st->port[in_port].c[why]++;
+	if (!answer) {
+		c->freed[c->n_freed++] = m;
+		return;
+	}
+	punt_meta(m, info, in_port, reason, UINT32_MAX, in_port);
+	c->err[c->n_err++] = m;
+}
+
 /* Steps 4-6 for one looked-up packet. */
 static inline void
 forward_one(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_tables *t,
@@ -303,7 +322,8 @@ forward_one(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_ta
 		break;
 	}
 	default:
-		count_drop(c, st, in_port, m, RSW_PC_no_route);
+		icmp_error(c, st, t->icmp_unreachable, in_port, m, info, RSW_PC_no_route,
+			   RSW_PUNT_NO_ROUTE);
 		return;
 	}
 
@@ -311,7 +331,9 @@ forward_one(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_ta
 		      ? 0
 		      : __atomic_load_n(&rsw_fib_main.neigh[neigh_idx].mac_valid, __ATOMIC_ACQUIRE);
 	if (unlikely(info->l3_len > rsw_dp.ports[out].mtu)) {
-		count_drop(c, st, in_port, m, RSW_PC_mtu_exceeded);
+		icmp_error(c, st, t->icmp_unreachable, in_port, m, info, RSW_PC_mtu_exceeded,
+			   RSW_PUNT_MTU);
+		rsw_meta(m)->out_port = out;
 		return;
 	}
 	if (unlikely(!(mac & RSW_NEIGH_VALID))) {
@@ -323,7 +345,8 @@ forward_one(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_ta
 	admit(c, st, &t->qos, in_port, out, m, info);
 	return;
 ttl:
-	count_drop(c, st, in_port, m, RSW_PC_ttl_expired);
+	/* Time exceeded is always answered (traceroute), rate-limited by the control thread. */
+	icmp_error(c, st, 1, in_port, m, info, RSW_PC_ttl_expired, RSW_PUNT_TTL);
 }
 
 /*
@@ -388,7 +411,7 @@ rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf 
 	uint64_t rx_bytes = 0;
 	uint16_t i, sent;
 
-	c.n_v4 = c.n_v6 = c.n_punt = c.n_freed = c.n_slots = 0;
+	c.n_v4 = c.n_v6 = c.n_punt = c.n_err = c.n_freed = c.n_slots = 0;
 	memset(c.slot_of, 0xff, sizeof(c.slot_of[0]) * rsw_dp.n_ports * RSW_N_TC);
 	memset(c.pg_add, 0, sizeof(c.pg_add));
 	c.used_add = 0;
@@ -483,6 +506,13 @@ rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf 
 							   NULL);
 		ps->c[RSW_PC_punted] += sent;
 		rsw_drop(st, in_port, c.punt + sent, c.n_punt - sent, RSW_PC_punt_dropped);
+	}
+	if (c.n_err > 0) {
+		/* Already counted under their drop reason; an error the ring cannot take is lost. */
+		sent = (uint16_t)rte_ring_mp_enqueue_burst(rsw_dp.punt, (void **)c.err, c.n_err,
+							   NULL);
+		if (sent < c.n_err)
+			rte_pktmbuf_free_bulk(c.err + sent, c.n_err - sent);
 	}
 	if (c.n_slots > 0)
 		enqueue_slots(&c, st, t, in_port);

@@ -185,6 +185,32 @@ expect_rings_empty(void)
 }
 
 /*
+ * Take the n frames handed to the control thread for an ICMP error, check their reason and
+ * ingress port, and free them.
+ */
+static void
+expect_error_punts(unsigned int n, uint8_t reason, uint16_t in_port)
+{
+	struct rte_mbuf *m[RSW_BURST];
+	unsigned int k, i;
+
+	k = rte_ring_dequeue_burst(rsw_dp.punt, (void **)m, RTE_DIM(m), NULL);
+	assert_int_equal(k, n);
+	for (i = 0; i < k; i++) {
+		assert_int_equal(rsw_meta(m[i])->reason, reason);
+		assert_int_equal(rsw_meta(m[i])->in_port, in_port);
+	}
+	rte_pktmbuf_free_bulk(m, k);
+}
+
+/* Switch ICMP unreachable / too-big answers on or off in the published tables. */
+static void
+set_icmp_unreachable(uint8_t on)
+{
+	rsw_fib_main.tables->icmp_unreachable = on;
+}
+
+/*
  * What port p sends: rsw_tx_drain (scheduler, PMD) until nothing is left, collecting the
  * frames from the PMD's ring in order. Counted into tx_seen for expect_deltas.
  */
@@ -391,6 +417,8 @@ test_ttl_expired(void **state)
 
 		expect_deltas(d, RTE_DIM(d));
 	}
+	/* Not forwarded; handed to the control thread for ICMP time exceeded. */
+	expect_error_punts(4, RSW_PUNT_TTL, 0);
 	expect_rings_empty();
 	expect_pool_back();
 	/* Nothing went through a group member either. */
@@ -418,6 +446,27 @@ test_no_route(void **state)
 
 		expect_deltas(d, RTE_DIM(d));
 	}
+	expect_rings_empty();
+	expect_pool_back();
+
+	/* With switch.icmp_unreachable the same drops go to the control thread to answer. */
+	set_icmp_unreachable(1);
+	snap();
+	frame4(&f[0], 3, ip4(11, 1, 1, 1), 64, 1, 100);
+	frame4(&f[1], 3, ip4(10, 0, 9, 1), 64, 1, 100);
+	frame6(&f[2], 3, dst6, 64, 1);
+	run(3, f, 3);
+	{
+		const struct delta d[] = {
+			{3, RSW_PC_rx_packets, 3},
+			{3, RSW_PC_rx_bytes, rx_bytes_of(f, 3)},
+			{3, RSW_PC_no_route, 3},
+		};
+
+		expect_deltas(d, RTE_DIM(d));
+	}
+	expect_error_punts(3, RSW_PUNT_NO_ROUTE, 3);
+	set_icmp_unreachable(0);
 	expect_rings_empty();
 	expect_pool_back();
 }
@@ -944,10 +993,13 @@ test_mixed_burst(void **state)
 		free_all(out, k);
 	}
 	assert_int_equal(n, fwd);
+	/* 8 punts (ARP, local), then the 4 TTL-expired frames for ICMP time exceeded. */
 	n = drain(rsw_dp.punt, out, RSW_BURST);
-	assert_int_equal(n, 8);
+	assert_int_equal(n, 12);
 	for (i = 0; i < n; i++)
-		assert_int_equal(rsw_meta(out[i])->reason, i < 4 ? RSW_PUNT_ARP : RSW_PUNT_LOCAL);
+		assert_int_equal(rsw_meta(out[i])->reason, i < 4   ? RSW_PUNT_ARP
+							   : i < 8 ? RSW_PUNT_LOCAL
+								   : RSW_PUNT_TTL);
 	free_all(out, n);
 	expect_rings_empty();
 	expect_pool_back();
