@@ -56,7 +56,8 @@ port_json(uint16_t p)
 		memset(&link, 0, sizeof(link));
 	o = json_pack("{s:s, s:i, s:s, s:I, s:b, s:b}", "name", cp->name, "id", p, "mac",
 		      rsw_mac_str(rsw_dp.ports[p].mac.addr_bytes, mac), "speed_bps",
-		      (json_int_t)rsw_port_speed(p), "link_up", link.link_status, "admin_up", 1);
+		      (json_int_t)rsw_port_speed(p), "link_up", link.link_status, "admin_up",
+		      !rsw_dp.ports[p].admin_down);
 	if (o == NULL)
 		return NULL;
 	for (i = 0; i < RSW_N_PORT_CTRS; i++) {
@@ -200,9 +201,10 @@ cmd_show_lb(int argc, char **argv, void *ctx)
 			json_array_append_new(
 				members,
 				json_pack(
-					"{s:s, s:s, s:I, s:I}", "nexthop",
+					"{s:s, s:s, s:b, s:I, s:I}", "nexthop",
 					rsw_ip_str(&r->nexthops[j], buf, sizeof(buf)), "port",
-					cfg->ports[nh->port].name, "packets",
+					cfg->ports[nh->port].name, "up", rsw_ctl_lb_member_up(g, j),
+					"packets",
 					(json_int_t)since(s.packets, rsw_ctl.lb_base[g][j].packets),
 					"bytes",
 					(json_int_t)since(s.bytes, rsw_ctl.lb_base[g][j].bytes)));
@@ -414,6 +416,24 @@ cmd_show_buffer(int argc, char **argv, void *ctx)
 }
 
 static json_t *
+cmd_port_admin(int argc, char **argv, void *ctx)
+{
+	int p = port_arg(argv[0]);
+
+	if (p < 0)
+		return rsw_cmd_error("unknown port '%s'", argv[0]);
+	if (strcmp(argv[1], "down") == 0)
+		rsw_dp.ports[p].admin_down = 1;
+	else if (strcmp(argv[1], "up") == 0)
+		rsw_dp.ports[p].admin_down = 0;
+	else
+		return rsw_cmd_error("usage: port NAME down|up");
+	/* Next-hop groups drop the port now, not at the next poll. */
+	rsw_ctl_lb_poll();
+	return rsw_cmd_ok();
+}
+
+static json_t *
 cmd_not_yet(int argc, char **argv, void *ctx)
 {
 	return rsw_cmd_error("not supported yet: %s", (const char *)ctx);
@@ -456,7 +476,8 @@ rsw_ctl_commands_register(void)
 	for (i = 0; i < RTE_DIM(later); i++)
 		ret |= rsw_cmd_register(later[i][0], 0, 1, later[i][1], later[i][2], cmd_not_yet,
 					(void *)(uintptr_t)later[i][0]);
-	ret |= rsw_cmd_register("port", 2, 2, "NAME down|up", "administrative state", cmd_not_yet,
-				(void *)(uintptr_t) "port NAME down|up");
+	ret |= rsw_cmd_register("port", 2, 2, "NAME down|up",
+				"administrative state: a down port takes no traffic",
+				cmd_port_admin, NULL);
 	return ret ? -EINVAL : 0;
 }

@@ -649,13 +649,6 @@ rsw_lb_mode_name(enum rsw_lb_mode m)
 	return lb_mode_names[m];
 }
 
-/* The one place that says which load-balance modes the dataplane has. */
-static bool
-lb_mode_supported(enum rsw_lb_mode m)
-{
-	return m == RSW_LB_HASH;
-}
-
 static int
 get_lb_mode(struct ctx *c, yaml_node_t *n, const char *key, enum rsw_lb_mode *out)
 {
@@ -672,8 +665,6 @@ get_lb_mode(struct ctx *c, yaml_node_t *n, const char *key, enum rsw_lb_mode *ou
 			    "unknown load-balance mode '%.32s' (hash | spray | adaptive | flowlet)",
 			    s);
 	*out = (enum rsw_lb_mode)i;
-	if (!lb_mode_supported(*out))
-		return fail(c, line_of(n), "not supported yet: load_balance mode '%s'", s);
 	return 0;
 }
 

@@ -145,6 +145,7 @@ control_loop(struct rsw_sock *sock)
 		now = rsw_now_ms();
 		if (now - last_timer >= 100) {
 			rsw_ctl_neigh_timer(now);
+			rsw_ctl_lb_poll();
 			last_timer = now;
 		}
 		if (now - last_wd >= 10) {
@@ -277,6 +278,7 @@ main(int argc, char **argv)
 		goto fail_ports;
 	}
 	rsw_tables_publish(t);
+	rsw_ctl_lb_poll();
 	if (rsw_ctl_commands_register() != 0) {
 		fprintf(stderr, "railsw: cannot register commands\n");
 		goto fail_ports;

@@ -133,6 +133,18 @@ void rsw_ctl_qos_sum(struct rsw_qos_stats *out);
 /** The PFC watchdog (DESIGN.md §5): call every few milliseconds. */
 void rsw_ctl_pfcwd_poll(uint64_t now_ms);
 
+/* lb.c (control side) */
+
+/**
+ * Recompute which members of each next-hop group are live (port admin state, link state of
+ * ports whose link means something, neighbours whose resolution failed) and publish the
+ * masks to the workers. Call a few times a second and after `port NAME down|up`.
+ */
+void rsw_ctl_lb_poll(void);
+
+/** Whether member j of group g is live now (for `show lb`). */
+bool rsw_ctl_lb_member_up(uint32_t g, uint32_t j);
+
 /* cmd_show.c */
 
 /** Register the commands of CLI.md. @return 0 or -errno. */

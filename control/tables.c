@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <rte_cycles.h>
 #include <rte_errno.h>
 
 #include "rsw_ctl.h"
@@ -99,6 +100,8 @@ rsw_ctl_tables_build(const struct rsw_config *cfg, uint64_t generation, char *er
 	t->hash_algorithm = (uint8_t)cfg->lb.hash_algorithm;
 	t->hash_symmetric = cfg->lb.hash_symmetric;
 	t->lb_mode = (int8_t)cfg->lb.mode;
+	t->spray_random = cfg->lb.spray == RSW_SPRAY_RANDOM;
+	t->flowlet_ticks = (uint64_t)cfg->lb.flowlet_timeout_us * rte_get_tsc_hz() / 1000000;
 	for (i = 0; i < RSW_N_TC; i++)
 		t->lb_per_tc[i] = (int8_t)cfg->lb.per_tc[i];
 	memcpy(t->rss_key, rsw_lb_default_rss_key, sizeof(t->rss_key));
@@ -144,6 +147,7 @@ rsw_ctl_tables_build(const struct rsw_config *cfg, uint64_t generation, char *er
 					 RSW_MAX_NEIGHBORS);
 				goto fail;
 			}
+			g->ports[j] = (uint16_t)port;
 			t->nh[t->n_nh].port = (uint16_t)port;
 			t->nh[t->n_nh].neigh = (uint32_t)neigh;
 			g->members[j] = t->n_nh++;

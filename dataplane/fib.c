@@ -161,6 +161,49 @@ rsw_tables_add_route(struct rsw_tables *t, const struct rsw_prefix *p, uint32_t 
 #endif
 }
 
+/*
+ * Smooth weighted round-robin (as nginx): each step every member gains its weight, the
+ * richest is chosen and pays the total. Over a cycle of sum(weights) steps each member is
+ * chosen weight times, spread out. Weights are scaled down to fit RSW_LB_BUCKETS steps.
+ */
+static void
+fill_spray_seq(struct rsw_group *g, const uint32_t *weights, uint64_t total)
+{
+	int64_t cur[RSW_MAX_NEXTHOPS] = {0};
+	uint32_t w[RSW_MAX_NEXTHOPS], sum = 0, i, k;
+
+	for (i = 0; i < g->n_members; i++) {
+		uint64_t wi = weights ? weights[i] : 1;
+
+		if (total > RSW_LB_BUCKETS)
+			wi = (wi * RSW_LB_BUCKETS) / total;
+		w[i] = wi ? (uint32_t)wi : 1;
+		sum += w[i];
+	}
+	while (sum > RSW_LB_BUCKETS) {
+		/* Rounding up the small weights can overshoot: trim the largest. */
+		uint32_t big = 0;
+
+		for (i = 1; i < g->n_members; i++)
+			if (w[i] > w[big])
+				big = i;
+		w[big]--;
+		sum--;
+	}
+	for (k = 0; k < sum; k++) {
+		uint32_t best = 0;
+
+		for (i = 0; i < g->n_members; i++) {
+			cur[i] += w[i];
+			if (cur[i] > cur[best])
+				best = i;
+		}
+		cur[best] -= sum;
+		g->spray_seq[k] = (uint8_t)best;
+	}
+	g->spray_len = (uint16_t)sum;
+}
+
 void
 rsw_group_fill_buckets(struct rsw_group *g, const uint32_t *weights)
 {
@@ -182,6 +225,7 @@ rsw_group_fill_buckets(struct rsw_group *g, const uint32_t *weights)
 	}
 	for (; b < RSW_LB_BUCKETS; b++)
 		g->buckets[b] = (uint8_t)(g->n_members - 1);
+	fill_spray_seq(g, weights, total);
 }
 
 void
@@ -227,5 +271,7 @@ rsw_neigh_set(uint32_t idx, const uint8_t *mac)
 		memcpy(&v, mac, 6);
 		v |= RSW_NEIGH_VALID;
 	}
+	/* Invalidated only when resolution gives up; a new entry starts neither. */
+	rsw_fib_main.neigh[idx].failed = mac == NULL;
 	__atomic_store_n(&rsw_fib_main.neigh[idx].mac_valid, v, __ATOMIC_RELEASE);
 }

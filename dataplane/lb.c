@@ -10,9 +10,11 @@
 
 #include <rte_hash_crc.h>
 #include <rte_ip.h>
+#include <rte_random.h>
 #include <rte_thash.h>
 
 #include "rsw_lb.h"
+#include "rsw_qos.h"
 
 const uint8_t rsw_lb_default_rss_key[RSW_RSS_KEY_LEN] = {
 	0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2, 0x41, 0x67, 0x25, 0x3d, 0x43,
@@ -119,4 +121,100 @@ rsw_lb_hash(const struct rsw_tables *t, const struct rte_mbuf *m, const struct r
 	if (t->hash_algorithm == RSW_HASH_TOEPLITZ)
 		return mix32(rte_softrss(w, RTE_DIM(w), t->rss_key) ^ t->hash_seed);
 	return mix32(rte_hash_crc(w, sizeof(w), t->hash_seed) ^ t->hash_seed);
+}
+
+uint16_t rsw_lb_down[RSW_MAX_GROUPS];
+
+/* The k-th live member (k < popcount(live)). */
+static inline uint32_t
+nth_live(uint16_t live, uint32_t k)
+{
+	while (k--)
+		live &= (uint16_t)(live - 1);
+	return (uint32_t)__builtin_ctz(live);
+}
+
+/* A live member from the spray sequence starting at position pos. */
+static inline uint32_t
+spray_from(const struct rsw_group *g, uint16_t live, uint32_t pos)
+{
+	uint32_t j, mi;
+
+	for (j = 0; j < g->spray_len; j++) {
+		mi = g->spray_seq[(pos + j) % g->spray_len];
+		if (live & (1u << mi))
+			return mi;
+	}
+	return RSW_LB_NONE;
+}
+
+/* Uniform in [0, n). */
+static inline uint32_t
+rand_below(uint32_t n)
+{
+	return (uint32_t)(((uint64_t)(uint32_t)rte_rand() * n) >> 32);
+}
+
+/* Power of two choices: the member whose queue of this TC holds fewer bytes. */
+static inline uint32_t
+least_loaded(const struct rsw_group *g, uint16_t live, uint8_t tc, struct rsw_lb_lcore *ls,
+	     uint32_t gid)
+{
+	uint32_t a = spray_from(g, live, rand_below(g->spray_len));
+	uint32_t b = spray_from(g, live, rand_below(g->spray_len));
+	uint64_t qa, qb;
+
+	if (a == b)
+		return a;
+	qa = __atomic_load_n(&rsw_qos.port[g->ports[a]].q_bytes[tc], __ATOMIC_RELAXED);
+	qb = __atomic_load_n(&rsw_qos.port[g->ports[b]].q_bytes[tc], __ATOMIC_RELAXED);
+	if (qa != qb)
+		return qa < qb ? a : b;
+	/* Equal depths: round-robin. */
+	return spray_from(g, live, ls->rr[gid]++);
+}
+
+uint32_t
+rsw_lb_select(const struct rsw_tables *t, const struct rsw_group *g, uint32_t gid,
+	      const struct rte_mbuf *m, const struct rsw_pkt_info *info, struct rsw_lb_lcore *ls,
+	      uint64_t now)
+{
+	const uint16_t all = (uint16_t)((1u << g->n_members) - 1);
+	uint16_t live = (uint16_t)~__atomic_load_n(&rsw_lb_down[gid], __ATOMIC_RELAXED) & all;
+	struct rsw_flowlet *fl;
+	uint32_t h, mi;
+
+	if (unlikely(live == 0))
+		return RSW_LB_NONE;
+	switch (rsw_lb_mode_of(t, g, info)) {
+	case RSW_LB_SPRAY:
+		if (t->spray_random)
+			return spray_from(g, live, rand_below(g->spray_len));
+		return spray_from(g, live, ls->rr[gid]++);
+	case RSW_LB_ADAPTIVE:
+		return least_loaded(g, live, info->tc, ls, gid);
+	case RSW_LB_FLOWLET:
+		h = rsw_lb_hash(t, m, info);
+		fl = &ls->flowlet[h & (RSW_FLOWLET_ENTRIES - 1)];
+		if (fl->valid && fl->tag == h && fl->group == gid &&
+		    now - fl->last < t->flowlet_ticks && (live & (1u << fl->member))) {
+			fl->last = now;
+			return fl->member;
+		}
+		/* A new flowlet: the less loaded of two, not the hash's choice. */
+		mi = least_loaded(g, live, info->tc, ls, gid);
+		fl->tag = h;
+		fl->group = (uint16_t)gid;
+		fl->member = (uint8_t)mi;
+		fl->valid = 1;
+		fl->last = now;
+		return mi;
+	default:
+		h = rsw_lb_hash(t, m, info);
+		mi = rsw_lb_pick_hash(g, h);
+		if (likely(live & (1u << mi)))
+			return mi;
+		/* The bucket's member is down: only its flows move, over the live members. */
+		return nth_live(live, (h >> 8) % (uint32_t)__builtin_popcount(live));
+	}
 }

@@ -58,6 +58,9 @@ struct rsw_group {
 	int16_t lb_mode;                    /* enum rsw_lb_mode of the route, or UNSET */
 	uint32_t members[RSW_MAX_NEXTHOPS]; /* next-hop indices */
 	uint8_t buckets[RSW_LB_BUCKETS];    /* bucket → member index (weights applied) */
+	uint8_t spray_seq[RSW_LB_BUCKETS];  /* interleaved member sequence (smooth WRR) */
+	uint16_t spray_len;                 /* entries of spray_seq in use */
+	uint16_t ports[RSW_MAX_NEXTHOPS];   /* egress port of each member */
 	struct rsw_prefix prefix;           /* the route, for `show lb` */
 };
 
@@ -86,7 +89,9 @@ struct rsw_tables {
 	uint32_t hash_seed;
 	uint8_t hash_algorithm; /* enum rsw_hash_alg */
 	uint8_t hash_symmetric;
-	int8_t lb_mode; /* default enum rsw_lb_mode */
+	uint8_t spray_random;   /* load_balance.spray: random (else round-robin) */
+	uint64_t flowlet_ticks; /* load_balance.flowlet_timeout_us in TSC ticks */
+	int8_t lb_mode;         /* default enum rsw_lb_mode */
 	int8_t lb_per_tc[RSW_N_TC];
 	uint8_t rss_key[RSW_RSS_KEY_LEN] __rte_aligned(4); /* Toeplitz key, read as 32-bit words */
 
@@ -101,7 +106,8 @@ struct rsw_tables {
 struct rsw_neigh {
 	uint64_t mac_valid; /* written by control (atomic store, release), read by workers */
 	uint16_t port;      /* egress port */
-	uint16_t pad[3];
+	uint8_t failed;     /* resolution gave up: next-hop groups treat the member as down */
+	uint8_t pad[5];
 };
 
 struct rsw_fib_main {
@@ -147,7 +153,9 @@ int rsw_tables_add_route(struct rsw_tables *t, const struct rsw_prefix *p, uint3
 
 /**
  * Fill g->buckets from g->n_members and weights (one entry per member), so that each member
- * holds a share of the RSW_LB_BUCKETS buckets proportional to its weight.
+ * holds a share of the RSW_LB_BUCKETS buckets proportional to its weight; and g->spray_seq,
+ * the members interleaved in proportion to their weights (smooth weighted round-robin), for
+ * per-packet modes.
  */
 void rsw_group_fill_buckets(struct rsw_group *g, const uint32_t *weights);
 

@@ -16,6 +16,7 @@
 #include <rte_mbuf.h>
 
 #include "rsw_fib.h"
+#include "rsw_lb_state.h"
 #include "rsw_parse.h"
 
 /**
@@ -30,6 +31,37 @@ extern const uint8_t rsw_lb_default_rss_key[RSW_RSS_KEY_LEN];
  */
 uint32_t rsw_lb_hash(const struct rsw_tables *t, const struct rte_mbuf *m,
 		     const struct rsw_pkt_info *info);
+
+/*
+ * Members that are down, per group (bit i = member i takes no traffic), by group id of the
+ * current tables; 0 (the start) = all up. Written by the control thread (port admin/link
+ * state, neighbour failures), read by workers. A member that is down loses its flows to the
+ * live members; flows of live members do not move (resilient hashing).
+ */
+extern uint16_t rsw_lb_down[RSW_MAX_GROUPS];
+
+/**
+ * Pick the member of group gid (g) for a packet of traffic class tc.
+ * Mode: the route's, else load_balance.per_tc, else load_balance.mode; CNPs always hash.
+ * @return the member index, or RSW_LB_NONE when no member is live.
+ */
+uint32_t rsw_lb_select(const struct rsw_tables *t, const struct rsw_group *g, uint32_t gid,
+		       const struct rte_mbuf *m, const struct rsw_pkt_info *info,
+		       struct rsw_lb_lcore *ls, uint64_t now);
+
+/** Mode a packet of class tc takes through group g (CNPs: always hash). */
+static inline int
+rsw_lb_mode_of(const struct rsw_tables *t, const struct rsw_group *g,
+	       const struct rsw_pkt_info *info)
+{
+	if (info->flags & RSW_PF_CNP)
+		return RSW_LB_HASH;
+	if (g->lb_mode != RSW_LB_UNSET)
+		return g->lb_mode;
+	if (t->lb_per_tc[info->tc] != RSW_LB_UNSET)
+		return t->lb_per_tc[info->tc];
+	return t->lb_mode;
+}
 
 /** Member index of group g for a flow hash. */
 static inline uint32_t

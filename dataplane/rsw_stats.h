@@ -21,6 +21,7 @@
 #include <rte_mbuf.h>
 
 #include "rsw_config.h"
+#include "rsw_lb_state.h"
 #include "rsw_qos.h"
 
 /*
@@ -46,6 +47,8 @@
 	X(cnp_coalesced, 1)                                                                        \
 	X(tx_dropped, 1)                                                                           \
 	X(punt_dropped, 1)                                                                         \
+	X(group_empty, 1)                                                                          \
+	X(port_down, 1)                                                                            \
 	X(pfc_rx_frames, 0)
 
 enum rsw_port_ctr {
@@ -79,6 +82,7 @@ struct rsw_lcore_stats {
 	struct rsw_port_stats port[RSW_MAX_PORTS];
 	struct rsw_lb_member_stats lb[RSW_MAX_GROUPS][RSW_MAX_NEXTHOPS];
 	struct rsw_qos_stats qos;
+	struct rsw_lb_lcore lb_state; /* not counters: this lcore's round-robin and flowlets */
 };
 
 /* Slots indexed by lcore id; NULL where the lcore has none. */

@@ -65,7 +65,8 @@ struct rsw_port_rt {
 	uint16_t eth_port;         /* DPDK port id */
 	uint16_t mtu;              /* largest L3 packet sent */
 	uint16_t owner;            /* lcore that alone calls rte_eth_tx_burst */
-	uint16_t pad;
+	uint8_t admin_down;        /* `port NAME down` (control writes, workers read) */
+	uint8_t pad;
 };
 
 struct rsw_dp_main {

@@ -166,6 +166,7 @@ struct burst_ctx {
 	} slots[RSW_BURST];
 	uint64_t pg_add[RSW_N_TC]; /* bytes admitted per ingress PG of in_port */
 	uint64_t used_add;
+	uint64_t now; /* TSC at the start of the burst (flowlets) */
 	uint16_t n_v4, n_v6, n_punt, n_err, n_freed, n_slots;
 };
 
@@ -312,8 +313,12 @@ forward_one(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_ta
 
 		if (unlikely(info->ttl <= 1))
 			goto ttl;
-		if (g->n_members > 1)
-			mi = rsw_lb_pick_hash(g, rsw_lb_hash(t, m, info));
+		mi = rsw_lb_select(t, g, r->id, m, info, &st->lb_state, c->now);
+		if (unlikely(mi == RSW_LB_NONE)) {
+			/* Every member is down. */
+			count_drop(c, st, in_port, m, RSW_PC_group_empty);
+			return;
+		}
 		nh = &t->nh[g->members[mi]];
 		out = nh->port;
 		neigh_idx = nh->neigh;
@@ -327,6 +332,10 @@ forward_one(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_ta
 		return;
 	}
 
+	if (unlikely(rsw_dp.ports[out].admin_down)) {
+		count_drop(c, st, in_port, m, RSW_PC_port_down);
+		return;
+	}
 	mac = neigh_idx == UINT32_MAX
 		      ? 0
 		      : __atomic_load_n(&rsw_fib_main.neigh[neigh_idx].mac_valid, __ATOMIC_ACQUIRE);
@@ -415,6 +424,16 @@ rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf 
 	memset(c.slot_of, 0xff, sizeof(c.slot_of[0]) * rsw_dp.n_ports * RSW_N_TC);
 	memset(c.pg_add, 0, sizeof(c.pg_add));
 	c.used_add = 0;
+	c.now = rte_rdtsc();
+	if (unlikely(rsw_dp.ports[in_port].admin_down)) {
+		/* Administratively down: nothing it receives is processed. */
+		for (i = 0; i < n; i++)
+			rx_bytes += rte_pktmbuf_pkt_len(pkts[i]);
+		ps->c[RSW_PC_rx_packets] += n;
+		ps->c[RSW_PC_rx_bytes] += rx_bytes;
+		rsw_drop(st, in_port, pkts, n, RSW_PC_port_down);
+		return;
+	}
 
 	/* Pass 1: parse, classify, gather lookup keys. */
 	for (i = 0; i < RSW_PREFETCH_OFFSET && i < n; i++)

@@ -71,8 +71,8 @@ BAD = [
                                         "    tcs: [1]\n    size: 128\n    dscp: 11\n"
                                         "    tc: 2\n"),
      "trim:", r"not supported yet"),
-    ("not_supported_lb_mode", GOOD.replace("  mode: hash", "  mode: spray"), "spray",
-     r"not supported yet"),
+    ("unknown_lb_mode", GOOD.replace("  mode: hash", "  mode: ecmp"), "ecmp",
+     r"unknown load-balance mode"),
     ("not_supported_topology", GOOD + "topology:\n  design: rail-optimized\n", "topology:",
      r"not supported yet"),
     ("empty", "", None, r""),

@@ -447,19 +447,34 @@ test_lb(void **state)
 	expect_err(
 		HEAD "load_balance:\n  mode: ecmp\n",
 		"t.yaml:7: unknown load-balance mode 'ecmp' (hash | spray | adaptive | flowlet)");
-	expect_err(HEAD "load_balance:\n  mode: spray\n",
-		   "t.yaml:7: not supported yet: load_balance mode 'spray'");
-	expect_err(HEAD "load_balance:\n  mode: adaptive\n",
-		   "t.yaml:7: not supported yet: load_balance mode 'adaptive'");
-	expect_err(HEAD "load_balance:\n  mode: flowlet\n",
-		   "t.yaml:7: not supported yet: load_balance mode 'flowlet'");
-	expect_err(HEAD "load_balance:\n  per_tc: { 3: spray }\n",
-		   "t.yaml:7: not supported yet: load_balance mode 'spray'");
+	/* Every mode is accepted by default, per TC and per route. */
+	{
+		struct rsw_config *cfg;
+
+		cfg = expect_ok(HEAD "load_balance:\n  mode: spray\n");
+		assert_int_equal(cfg->lb.mode, RSW_LB_SPRAY);
+		rsw_config_free(cfg);
+		cfg = expect_ok(HEAD "load_balance:\n  mode: adaptive\n");
+		assert_int_equal(cfg->lb.mode, RSW_LB_ADAPTIVE);
+		rsw_config_free(cfg);
+		cfg = expect_ok(HEAD "load_balance:\n  mode: flowlet\n");
+		assert_int_equal(cfg->lb.mode, RSW_LB_FLOWLET);
+		rsw_config_free(cfg);
+		cfg = expect_ok(HEAD "load_balance:\n  per_tc: { 3: spray, 0: hash }\n");
+		assert_int_equal(cfg->lb.mode, RSW_LB_HASH);
+		assert_int_equal(cfg->lb.per_tc[3], RSW_LB_SPRAY);
+		assert_int_equal(cfg->lb.per_tc[0], RSW_LB_HASH);
+		assert_int_equal(cfg->lb.per_tc[1], RSW_LB_UNSET);
+		rsw_config_free(cfg);
+		cfg = expect_ok(
+			HEAD
+			"routes:\n  - { prefix: 10.9.0.0/16, nexthops: [10.0.1.1], lb: flowlet }\n");
+		assert_int_equal(cfg->routes[0].lb, RSW_LB_FLOWLET);
+		rsw_config_free(cfg);
+	}
 	expect_err(
 		HEAD "load_balance:\n  per_tc: { 3: random }\n",
 		"t.yaml:7: unknown load-balance mode 'random' (hash | spray | adaptive | flowlet)");
-	expect_err(HEAD "routes:\n  - { prefix: 10.9.0.0/16, nexthops: [10.0.1.1], lb: flowlet }\n",
-		   "t.yaml:7: not supported yet: load_balance mode 'flowlet'");
 	expect_err(
 		HEAD "load_balance:\n  hash_fields: [src_ip, mac]\n",
 		"t.yaml:7: unknown hash field 'mac' (src_ip, dst_ip, proto, src_port, dst_port, roce_qp, uet_entropy, flow_label)");
