@@ -266,8 +266,10 @@ main(int argc, char **argv)
 		fprintf(stderr, "railsw: %s\n", err);
 		goto fail_ports;
 	}
-	for (i = 0; i < cfg->n_ports; i++)
+	for (i = 0; i < cfg->n_ports; i++) {
 		rsw_qos.port[i].speed_bps = rsw_port_speed((uint16_t)i);
+		rsw_dp.ports[i].downlink = cfg->ports[i].role == RSW_PORT_ROLE_DOWNLINK;
+	}
 	if (rsw_ctl_neigh_init(cfg) != 0) {
 		fprintf(stderr, "railsw: cannot set up neighbours\n");
 		goto fail_ports;

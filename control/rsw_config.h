@@ -114,7 +114,8 @@ struct rsw_cfg_port {
 	struct rsw_prefix ipv6; /* address with host bits kept (not masked) */
 	uint16_t mtu;           /* default 1500; 68..9000 (IPv6 on the port: >= 1280) */
 	enum rsw_port_role role;
-	int line; /* line of this port's list item */
+	bool ipv4_derived; /* ipv4 was derived from topology: (not given) */
+	int line;          /* line of this port's list item */
 };
 
 struct rsw_cfg_neighbor {
@@ -130,6 +131,10 @@ struct rsw_cfg_route {
 	struct rsw_ip nexthops[RSW_MAX_NEXTHOPS]; /* same family as prefix */
 	uint32_t weights[RSW_MAX_NEXTHOPS];       /* default 1 each; 1..1000 */
 	enum rsw_lb_mode lb;                      /* RSW_LB_UNSET if not given */
+	bool derived;  /* added by the topology derivation, not written in routes: */
+	bool has_port; /* next hops leave by .port, not by the first port whose subnet holds
+			* them (a leaf's downlinks share one subnet: each server has its port) */
+	uint16_t port; /* index into rsw_config.ports when has_port */
 	int line;
 };
 
@@ -190,12 +195,73 @@ struct rsw_cfg_qos {
 	struct rsw_cfg_ecn ecn[RSW_N_TC];
 	bool ecn_mark_enqueue; /* ecn_mark_point: enqueue (default dequeue) */
 
+	/* trim: UEC packet trimming (qos.trim). */
+	struct {
+		bool enabled;       /* qos.trim given */
+		uint8_t tcs;        /* bit t: TC t trim-eligible; never lossless */
+		uint64_t threshold; /* queue bytes at which trim replaces drop; default 256KB */
+		uint16_t size;      /* bytes kept from the destination MAC, FCS excluded; >= 78 */
+		uint8_t dscp;       /* DSCP_TRIMMED, 0..63 */
+		bool has_dscp_lasthop; /* dscp_lasthop given */
+		uint8_t dscp_lasthop;  /* DSCP_TRIMMED_LASTHOP: on a leaf's downlinks */
+		uint8_t tc;            /* class of trimmed packets: lossy, not strict */
+	} trim;
+
+	/* cnp: RoCEv2 CNPs (qos.cnp). */
+	struct {
+		bool enabled;         /* qos.cnp given */
+		uint8_t tc;           /* CNPs go here whatever their DSCP */
+		uint32_t coalesce_us; /* 0 = off: else one CNP per (dst IP, dest QP) per interval */
+	} cnp;
+
 	struct {
 		uint32_t detect_ms;           /* default 200; 10..60000 */
 		uint32_t restore_ms;          /* default 200; 10..60000 */
 		enum rsw_pfcwd_action action; /* default drop */
 	} pfcwd;
 	int line; /* line of 'qos:' (0 when absent) */
+};
+
+enum rsw_topo_design {
+	RSW_TOPO_RAIL_OPTIMIZED = 0, /* every leaf reaches every spine */
+	RSW_TOPO_RAIL_ONLY,          /* each rail is its own leaf-spine network */
+};
+
+/* Keys of topology:, for the line of each (rsw_cfg_topology.lines). */
+enum rsw_topo_key {
+	RSW_TK_DESIGN,
+	RSW_TK_SUS,
+	RSW_TK_SERVERS,
+	RSW_TK_RAILS,
+	RSW_TK_SPINES,
+	RSW_TK_RADIX,
+	RSW_TK_THIS,
+	RSW_TK_GPU_PREFIX,
+	RSW_TK_FABRIC_PREFIX,
+	RSW_N_TK,
+};
+
+/*
+ * topology: the fabric this switch sits in (CONFIG.md "Topology derivation"). The loader
+ * parses it; topology.c checks it and derives ports' addresses and routes (rsw_topology.h).
+ */
+struct rsw_cfg_topology {
+	bool present;                    /* the section was given */
+	enum rsw_topo_design design;     /* default rail-optimized */
+	uint32_t sus;                    /* scalable units; required */
+	uint32_t servers_per_su;         /* required */
+	uint32_t rails;                  /* NICs per server = leaves per SU; required */
+	uint32_t spines;                 /* per fabric (rail-optimized) or per rail; required */
+	uint32_t radix;                  /* ports per switch; default 64 */
+	bool has_this;                   /* this: given (required in a switch's file) */
+	bool this_spine;                 /* this: { spine } (rail-only: { rail, spine }) */
+	uint32_t this_su;                /* a leaf's SU */
+	uint32_t this_rail;              /* a leaf's rail; a rail-only spine's rail */
+	uint32_t this_spine_idx;         /* a spine's index (within its rail for rail-only) */
+	struct rsw_prefix gpu_prefix;    /* a /8, masked; default 10.0.0.0/8 */
+	struct rsw_prefix fabric_prefix; /* masked; default 172.16.0.0/12 */
+	int line;                        /* line of 'topology:' */
+	int lines[RSW_N_TK];             /* line of each key given, else 0 */
 };
 
 struct rsw_cfg_control {
@@ -217,6 +283,7 @@ struct rsw_config {
 	struct rsw_cfg_lb lb;
 	struct rsw_cfg_qos qos;
 	struct rsw_cfg_control control;
+	struct rsw_cfg_topology topology;
 };
 
 /**
@@ -238,6 +305,13 @@ struct rsw_config *rsw_config_load(const char *path, char *err, size_t errlen);
  */
 struct rsw_config *rsw_config_load_buf(const char *name, const char *buf, size_t len, char *err,
 				       size_t errlen);
+
+/**
+ * Load a file for planning (`railctl plan`): like rsw_config_load, but `topology:` is
+ * required while `switch:` and `ports:` may be left out (a file with only `topology:`
+ * describes a fabric). When they are given, everything is checked as for a switch.
+ */
+struct rsw_config *rsw_config_load_plan(const char *path, char *err, size_t errlen);
 
 /** Free a configuration; NULL is a no-op. */
 void rsw_config_free(struct rsw_config *cfg);

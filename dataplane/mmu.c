@@ -124,4 +124,19 @@ rsw_qos_params_from_cfg(struct rsw_qos_params *qp, const struct rsw_config *cfg)
 	qp->alpha_q16 = (uint32_t)(q->pfc.alpha * 65536.0);
 	qp->xon_offset = (uint32_t)q->pfc.xon_offset;
 	qp->quanta = q->pfc.quanta;
+	if (q->trim.enabled) {
+		qp->trim_tcs = q->trim.tcs;
+		qp->trim_tc = q->trim.tc;
+		qp->trim_dscp = q->trim.dscp;
+		qp->trim_dscp_lasthop =
+			q->trim.has_dscp_lasthop ? q->trim.dscp_lasthop : q->trim.dscp;
+		qp->trim_size = q->trim.size;
+		qp->trim_threshold = q->trim.threshold;
+	}
+	qp->is_leaf = cfg->sw.role == RSW_ROLE_LEAF;
+	if (q->cnp.enabled) {
+		qp->cnp_enabled = 1;
+		qp->cnp_tc = q->cnp.tc;
+		qp->cnp_coalesce_ticks = (uint64_t)q->cnp.coalesce_us * rte_get_tsc_hz() / 1000000;
+	}
 }

@@ -26,10 +26,20 @@ struct rsw_flowlet {
 	uint64_t last; /* TSC */
 };
 
+#define RSW_CNP_COALESCE_ENTRIES 1024 /* per lcore, direct-mapped */
+
+/* The last CNP forwarded for a (destination IP, dest QP) (qos.cnp.coalesce_us). */
+struct rsw_cnp_seen {
+	uint32_t key;
+	uint32_t valid;
+	uint64_t last; /* TSC */
+};
+
 /* A worker's own load-balancing state (written by that lcore only). */
 struct rsw_lb_lcore {
 	uint32_t rr[RSW_MAX_GROUPS]; /* round-robin position per group */
 	struct rsw_flowlet flowlet[RSW_FLOWLET_ENTRIES];
+	struct rsw_cnp_seen cnp[RSW_CNP_COALESCE_ENTRIES];
 };
 
 #endif /* RSW_LB_STATE_H */

@@ -110,6 +110,21 @@ struct rsw_qos_params {
 	uint16_t pad2;
 	uint64_t kmin[RSW_N_TC], kmax[RSW_N_TC];
 	uint32_t pmax_q32[RSW_N_TC]; /* pmax × 2^32 (saturated) */
+
+	/* UEC trimming */
+	uint8_t trim_tcs;          /* bit t: trim-eligible */
+	uint8_t trim_tc;           /* class of trimmed packets */
+	uint8_t trim_dscp;         /* DSCP_TRIMMED */
+	uint8_t trim_dscp_lasthop; /* on a leaf's downlinks (= trim_dscp when not given) */
+	uint16_t trim_size;        /* bytes kept, FCS excluded */
+	uint8_t is_leaf;           /* switch.role leaf: downlinks are the last hop */
+	uint8_t cnp_enabled;       /* qos.cnp given */
+	uint64_t trim_threshold;   /* queue bytes at which trim replaces drop */
+
+	/* RoCEv2 CNP */
+	uint8_t cnp_tc;
+	uint8_t pad3[7];
+	uint64_t cnp_coalesce_ticks; /* 0 = off */
 };
 
 /* Shared, cache-aligned state of one port. */
@@ -215,6 +230,18 @@ rsw_ecn_decide(const struct rsw_qos_params *qp, uint8_t tc, uint64_t q, uint32_t
  * updated per RFC 1624). @return 1 marked, 0 already CE, -1 not ECT.
  */
 int rsw_ecn_mark(struct rte_mbuf *m, uint16_t l3_off, uint8_t kind);
+
+/**
+ * UEC trimming: cut a UDP packet to size bytes from the destination MAC (FCS excluded), write
+ * DSCP dscp keeping the ECN bits, fix the IP and UDP lengths and checksums (IPv4 UDP checksum
+ * 0, IPv6 recomputed). info describes the packet as parsed.
+ * @return the new length, or 0 when the packet cannot be trimmed (not UDP, a fragment, or
+ *   not longer than the floor: L2 header with tags + IP header + 24 bytes).
+ */
+uint32_t rsw_trim(struct rte_mbuf *m, uint16_t l3_off, uint8_t kind, uint16_t size, uint8_t dscp);
+
+/** The smallest a trimmed frame may be: L2 with tags + IP header + UDP + UET PDS (24). */
+uint32_t rsw_trim_floor(const struct rte_mbuf *m, uint16_t l3_off, uint8_t kind);
 
 /** XOFF threshold of an ingress PG under params and the current buffer use. */
 static inline uint64_t

@@ -66,7 +66,7 @@ struct rsw_port_rt {
 	uint16_t mtu;              /* largest L3 packet sent */
 	uint16_t owner;            /* lcore that alone calls rte_eth_tx_burst */
 	uint8_t admin_down;        /* `port NAME down` (control writes, workers read) */
-	uint8_t pad;
+	uint8_t downlink;          /* role: downlink (a leaf's last hop, for trimming) */
 };
 
 struct rsw_dp_main {

@@ -15,6 +15,7 @@
 #include <rte_branch_prediction.h>
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
+#include <rte_hash_crc.h>
 #include <rte_ip.h>
 #include <rte_lcore.h>
 #include <rte_mbuf_dyn.h>
@@ -119,9 +120,37 @@ rsw_rewrite(struct rte_mbuf *m, uint16_t l3_off, uint8_t kind, const uint8_t *ds
 static inline uint8_t
 classify(const struct rsw_tables *t, const struct rsw_pkt_info *info)
 {
+	if (unlikely(info->flags & RSW_PF_CNP) && t->qos.cnp_enabled)
+		return t->qos.cnp_tc; /* whatever its DSCP */
 	if (t->trust == RSW_TRUST_PCP)
 		return info->n_vlan ? t->pcp_to_tc[info->pcp] : t->default_tc;
 	return t->dscp_to_tc[info->dscp];
+}
+
+/*
+ * qos.cnp.coalesce_us: whether a CNP to (dst, qp) came less than the interval ago, in which
+ * case this one is not forwarded. One entry per (dst, qp) hash: a collision only lets a CNP
+ * through early.
+ */
+static inline bool
+cnp_coalesced(const struct rsw_tables *t, struct rsw_lb_lcore *ls, const struct rte_mbuf *m,
+	      const struct rsw_pkt_info *info, uint64_t now)
+{
+	const uint8_t *l3 = rte_pktmbuf_mtod_offset(m, const uint8_t *, info->l3_off);
+	uint32_t key = info->qp;
+	struct rsw_cnp_seen *e;
+
+	if (info->kind == RSW_PK_IPV4)
+		key = rte_hash_crc_4byte(((const struct rte_ipv4_hdr *)l3)->dst_addr, key);
+	else
+		key = rte_hash_crc(((const struct rte_ipv6_hdr *)l3)->dst_addr, 16, key);
+	e = &ls->cnp[key & (RSW_CNP_COALESCE_ENTRIES - 1)];
+	if (e->valid && e->key == key && now - e->last < t->qos.cnp_coalesce_ticks)
+		return true;
+	e->key = key;
+	e->valid = 1;
+	e->last = now;
+	return false;
 }
 
 /* Hand a packet to the control thread (it is counted as punted by the caller). */
@@ -178,10 +207,103 @@ count_drop(struct burst_ctx *c, struct rsw_lcore_stats *st, uint16_t port, struc
 	c->freed[c->n_freed++] = m;
 }
 
+/* The burst's slot for queue (out, tc). */
+static inline struct out_slot *
+slot_get(struct burst_ctx *c, uint16_t out, uint8_t tc)
+{
+	uint8_t k = c->slot_of[out * RSW_N_TC + tc];
+	struct out_slot *sl;
+
+	if (k != 0xff)
+		return &c->slots[k];
+	k = (uint8_t)c->n_slots++;
+	c->slot_of[out * RSW_N_TC + tc] = k;
+	sl = &c->slots[k];
+	sl->port = out;
+	sl->tc = tc;
+	sl->n = 0;
+	sl->bytes = 0;
+	sl->pg_bytes = 0;
+	return sl;
+}
+
+static inline void
+admit_drop(struct burst_ctx *c, struct rsw_lcore_stats *st, uint16_t out, uint8_t tc,
+	   struct rte_mbuf *m)
+{
+	st->qos.q[out][tc][RSW_QC_dropped_packets]++;
+	c->freed[c->n_freed++] = m;
+}
+
+/* Queue an admitted frame in its slot; the gauges are updated once per burst. */
+static inline void
+admit_enqueue(struct burst_ctx *c, struct rsw_lcore_stats *st, uint16_t in_port, uint16_t out,
+	      uint8_t tc, uint64_t depth, struct rte_mbuf *m, const struct rsw_pkt_info *info)
+{
+	struct out_slot *sl = slot_get(c, out, tc);
+	struct rsw_mbuf_meta *meta = rsw_meta(m);
+	uint32_t len = rte_pktmbuf_pkt_len(m);
+
+	meta->in_port = (uint8_t)in_port;
+	meta->tc = tc;
+	meta->kind = info->kind;
+	meta->l3_off = info->l3_off;
+	meta->flags = (info->flags & RSW_PF_CNP) ? RSW_MF_CNP : 0;
+	sl->m[sl->n++] = m;
+	sl->bytes += len;
+	sl->pg_bytes += len;
+	c->pg_add[tc] += len;
+	c->used_add += len;
+	if (depth + len > st->qos.q_watermark[out][tc])
+		st->qos.q_watermark[out][tc] = depth + len;
+}
+
+static inline uint64_t
+queue_depth(const struct burst_ctx *c, uint16_t out, uint8_t tc)
+{
+	uint8_t k = c->slot_of[out * RSW_N_TC + tc];
+
+	return __atomic_load_n(&rsw_qos.port[out].q_bytes[tc], __ATOMIC_RELAXED) +
+	       (k != 0xff ? c->slots[k].bytes : 0);
+}
+
 /*
- * Step 7 (MMU): admit a rewritten frame to queue (out, tc) or drop it. Depths are the shared
- * gauges plus what this burst already admitted; the gauges are updated once per queue and
- * PG at the end of the burst.
+ * UEC trimming: a trim-eligible packet that would be dropped goes on cut to trim.size, with
+ * DSCP_TRIMMED (DSCP_TRIMMED_LASTHOP on a leaf's downlink), in the trim class. A packet
+ * already no longer than the floor goes whole in its own class.
+ */
+static inline void
+admit_trim(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_qos_params *qp,
+	   uint16_t in_port, uint16_t out, uint8_t tc, uint64_t depth, uint64_t used,
+	   struct rte_mbuf *m, const struct rsw_pkt_info *info)
+{
+	uint32_t len = rte_pktmbuf_pkt_len(m);
+	uint8_t dscp =
+		qp->is_leaf && rsw_dp.ports[out].downlink ? qp->trim_dscp_lasthop : qp->trim_dscp;
+	uint8_t ttc = qp->trim_tc;
+	uint64_t tdepth;
+
+	if (len <= RTE_MAX((uint32_t)qp->trim_size, rsw_trim_floor(m, info->l3_off, info->kind))) {
+		/* Already header-sized: whole, in its own class, as long as the buffer holds. */
+		if (used + len > qp->total)
+			return admit_drop(c, st, out, tc, m);
+		return admit_enqueue(c, st, in_port, out, tc, depth, m, info);
+	}
+	if (rsw_trim(m, info->l3_off, info->kind, qp->trim_size, dscp) == 0)
+		return admit_drop(c, st, out, tc, m); /* not UDP, or a fragment */
+	len = rte_pktmbuf_pkt_len(m);
+	tdepth = queue_depth(c, out, ttc);
+	if (tdepth + len > qp->queue_limit || used + len > qp->total) {
+		/* The trim queue is full too. */
+		return admit_drop(c, st, out, ttc, m);
+	}
+	st->qos.q[out][tc][RSW_QC_trimmed]++;
+	admit_enqueue(c, st, in_port, out, ttc, tdepth, m, info);
+}
+
+/*
+ * Step 7 (MMU): admit a rewritten frame to queue (out, tc), trim it, or drop it. Depths are
+ * the shared gauges plus what this burst already admitted.
  */
 static inline void
 admit(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_qos_params *qp,
@@ -190,29 +312,13 @@ admit(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_qos_para
 	const uint8_t tc = info->tc;
 	const struct rsw_qos_port *qport = &rsw_qos.port[out];
 	uint32_t len = rte_pktmbuf_pkt_len(m);
-	uint8_t key_slot = c->slot_of[out * RSW_N_TC + tc];
-	struct rsw_mbuf_meta *meta;
-	struct out_slot *sl;
-	uint64_t depth, used;
 	bool lossless = qp->lossless & (1u << tc);
+	bool cnp = info->flags & RSW_PF_CNP;
+	uint64_t depth, used;
 
-	if (key_slot == 0xff) {
-		key_slot = (uint8_t)c->n_slots++;
-		c->slot_of[out * RSW_N_TC + tc] = key_slot;
-		sl = &c->slots[key_slot];
-		sl->port = out;
-		sl->tc = tc;
-		sl->n = 0;
-		sl->bytes = 0;
-		sl->pg_bytes = 0;
-	}
-	sl = &c->slots[key_slot];
-	if (unlikely(qport->storm_drop[tc])) {
-		st->qos.q[out][tc][RSW_QC_dropped_packets]++;
-		c->freed[c->n_freed++] = m;
-		return;
-	}
-	depth = __atomic_load_n(&qport->q_bytes[tc], __ATOMIC_RELAXED) + sl->bytes;
+	if (unlikely(qport->storm_drop[tc]))
+		return admit_drop(c, st, out, tc, m);
+	depth = queue_depth(c, out, tc);
 	used = __atomic_load_n(&rsw_qos.used, __ATOMIC_RELAXED) + c->used_add;
 	if (lossless) {
 		uint64_t pg =
@@ -227,37 +333,26 @@ admit(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_qos_para
 			c->freed[c->n_freed++] = m;
 			return;
 		}
-	} else if (depth + len > qp->queue_limit ||
-		   used + len + qp->headroom_reserved > qp->total) {
-		st->qos.q[out][tc][RSW_QC_dropped_packets]++;
-		c->freed[c->n_freed++] = m;
-		return;
+	} else if (unlikely(qp->trim_tcs & (1u << tc)) && !cnp) {
+		if (depth + len > qp->trim_threshold ||
+		    used + len + qp->headroom_reserved > qp->total)
+			return admit_trim(c, st, qp, in_port, out, tc, depth, used, m, info);
+	} else if (cnp ? used + len > qp->total
+		       : depth + len > qp->queue_limit ||
+				   used + len + qp->headroom_reserved > qp->total) {
+		/* CNPs are not tail-dropped at the queue limit, only when the buffer is full. */
+		return admit_drop(c, st, out, tc, m);
 	}
-	if (unlikely(qp->ecn_enqueue) && (qp->ecn_enabled & (1u << tc)) &&
-	    !(info->flags & RSW_PF_CNP) && rsw_ecn_decide(qp, tc, depth, (uint32_t)rte_rand())) {
+	if (unlikely(qp->ecn_enqueue) && (qp->ecn_enabled & (1u << tc)) && !cnp &&
+	    rsw_ecn_decide(qp, tc, depth, (uint32_t)rte_rand())) {
 		int r = rsw_ecn_mark(m, info->l3_off, info->kind);
 
-		if (r > 0) {
+		if (r > 0)
 			st->qos.q[out][tc][RSW_QC_ecn_marked]++;
-		} else if (r < 0 && !lossless) {
-			st->qos.q[out][tc][RSW_QC_dropped_packets]++;
-			c->freed[c->n_freed++] = m;
-			return;
-		}
+		else if (r < 0 && !lossless)
+			return admit_drop(c, st, out, tc, m);
 	}
-	meta = rsw_meta(m);
-	meta->in_port = (uint8_t)in_port;
-	meta->tc = tc;
-	meta->kind = info->kind;
-	meta->l3_off = info->l3_off;
-	meta->flags = (info->flags & RSW_PF_CNP) ? RSW_MF_CNP : 0;
-	sl->m[sl->n++] = m;
-	sl->bytes += len;
-	sl->pg_bytes += len;
-	c->pg_add[tc] += len;
-	c->used_add += len;
-	if (depth + len > st->qos.q_watermark[out][tc])
-		st->qos.q_watermark[out][tc] = depth + len;
+	admit_enqueue(c, st, in_port, out, tc, depth, m, info);
 }
 
 /*
@@ -451,6 +546,11 @@ rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf 
 				m, const struct rte_ipv4_hdr *, info->l3_off);
 
 			info->tc = t ? classify(t, info) : 0;
+			if (unlikely(info->flags & RSW_PF_CNP) && t && t->qos.cnp_coalesce_ticks &&
+			    cnp_coalesced(t, &st->lb_state, m, info, c.now)) {
+				count_drop(&c, st, in_port, m, RSW_PC_cnp_coalesced);
+				break;
+			}
 			c.v4[c.n_v4] = m;
 			c.v4_idx[c.n_v4] = (uint8_t)i;
 			c.v4_ip[c.n_v4++] = rte_be_to_cpu_32(ip->dst_addr);
@@ -461,6 +561,11 @@ rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf 
 				m, const struct rte_ipv6_hdr *, info->l3_off);
 
 			info->tc = t ? classify(t, info) : 0;
+			if (unlikely(info->flags & RSW_PF_CNP) && t && t->qos.cnp_coalesce_ticks &&
+			    cnp_coalesced(t, &st->lb_state, m, info, c.now)) {
+				count_drop(&c, st, in_port, m, RSW_PC_cnp_coalesced);
+				break;
+			}
 			c.v6[c.n_v6] = m;
 			c.v6_idx[c.n_v6] = (uint8_t)i;
 			memcpy(c.v6_ip[c.n_v6++], ip->dst_addr, 16);
