@@ -6,7 +6,8 @@
 #   1. build `build` with -Dwerror=true --warnlevel=2 and run the unit tests;
 #   2. build `build-asan` with ASan+UBSan and run the unit tests again;
 #   3. devtools/lint.sh;
-#   4. the packet tests (pytest + Scapy, root) against `build`.
+#   4. the packet tests (pytest + Scapy, root) against `build`;
+#   5. the benchmark harness in smoke mode (perf/run.sh --smoke).
 # Every step runs even if an earlier one failed (unless its build failed);
 # a summary is printed at the end and the exit status is non-zero if any
 # step failed. Must run as root.
@@ -94,6 +95,8 @@ step "lint" devtools/lint.sh
 
 if [ $built -eq 1 ]; then
 	step "packet tests" pkt
+	# The benchmark harness in smoke mode: packets flowed and the table printed (no timing).
+	step "perf smoke" env RAILSW_BUILD=build perf/run.sh --smoke --no-build --build-dir build
 else
 	results+=("FAIL  packet tests (not run: the build failed)")
 	failed=$((failed + 1))
