@@ -29,17 +29,11 @@ drop(struct rsw_pkt_info *info, enum rsw_port_ctr why)
 uint16_t
 rsw_cksum(const void *buf, size_t len)
 {
-	const uint8_t *p = buf;
-	uint32_t sum = 0;
-	size_t i;
-
-	for (i = 0; i + 1 < len; i += 2)
-		sum += (uint32_t)p[i] << 8 | p[i + 1];
-	if (len & 1)
-		sum += (uint32_t)p[len - 1] << 8;
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return rte_cpu_to_be_16((uint16_t)~sum);
+	/*
+	 * The one's complement sum is byte-order independent (RFC 1071 §2(B)): summing native
+	 * 16-bit words and storing the complement natively gives the network-order result.
+	 */
+	return (uint16_t)~rte_raw_cksum(buf, len);
 }
 
 /* UDP after an IP header: ports, RoCEv2 BTH, UET entropy. */

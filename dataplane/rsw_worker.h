@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include <rte_ether.h>
+#include <rte_ip.h>
 #include <rte_mbuf.h>
 #include <rte_mbuf_dyn.h>
 #include <rte_ring.h>
@@ -130,8 +131,31 @@ uint16_t rsw_tx_drain(struct rsw_lcore_stats *st, uint16_t p);
  * Rewrite a routed frame for egress: dst MAC, src MAC of the port, TTL/hop limit − 1 with an
  * incremental IPv4 checksum update (RFC 1624). Shared with the control thread (held packets).
  */
-void rsw_rewrite(struct rte_mbuf *m, uint16_t l3_off, uint8_t kind, const uint8_t *dst_mac,
-		 const struct rte_ether_addr *src_mac);
+static inline void
+rsw_rewrite(struct rte_mbuf *m, uint16_t l3_off, uint8_t kind, const uint8_t *dst_mac,
+	    const struct rte_ether_addr *src_mac)
+{
+	struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+	uint8_t *l3 = (uint8_t *)eth + l3_off;
+
+	memcpy(&eth->dst_addr, dst_mac, RTE_ETHER_ADDR_LEN);
+	rte_ether_addr_copy(src_mac, &eth->src_addr);
+	if (kind == RSW_PK_IPV4) {
+		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)l3;
+		uint16_t old =
+			rte_cpu_to_be_16((uint16_t)(ip->time_to_live << 8 | ip->next_proto_id));
+
+		ip->time_to_live--;
+		/* RFC 1624: update the checksum for the changed TTL/protocol word. */
+		ip->hdr_checksum = rsw_cksum_update16(
+			ip->hdr_checksum, old,
+			rte_cpu_to_be_16((uint16_t)(ip->time_to_live << 8 | ip->next_proto_id)));
+	} else {
+		struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)l3;
+
+		ip->hop_limits--;
+	}
+}
 
 /** The lcore function of a worker (arg: struct rsw_worker *). */
 int rsw_worker_main(void *arg);

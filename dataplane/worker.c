@@ -91,32 +91,6 @@ rsw_dp_fini(void)
 	memset(rsw_sched, 0, sizeof(rsw_sched));
 }
 
-void
-rsw_rewrite(struct rte_mbuf *m, uint16_t l3_off, uint8_t kind, const uint8_t *dst_mac,
-	    const struct rte_ether_addr *src_mac)
-{
-	struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
-	uint8_t *l3 = (uint8_t *)eth + l3_off;
-
-	memcpy(&eth->dst_addr, dst_mac, RTE_ETHER_ADDR_LEN);
-	rte_ether_addr_copy(src_mac, &eth->src_addr);
-	if (kind == RSW_PK_IPV4) {
-		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)l3;
-		uint16_t old =
-			rte_cpu_to_be_16((uint16_t)(ip->time_to_live << 8 | ip->next_proto_id));
-
-		ip->time_to_live--;
-		/* RFC 1624: update the checksum for the changed TTL/protocol word. */
-		ip->hdr_checksum = rsw_cksum_update16(
-			ip->hdr_checksum, old,
-			rte_cpu_to_be_16((uint16_t)(ip->time_to_live << 8 | ip->next_proto_id)));
-	} else {
-		struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)l3;
-
-		ip->hop_limits--;
-	}
-}
-
 static inline uint8_t
 classify(const struct rsw_tables *t, const struct rsw_pkt_info *info)
 {
