@@ -84,6 +84,9 @@ rsw_ctl_pfcwd_poll(uint64_t now_ms)
 			if (stormed) {
 				/* Restore after restore_ms without pause frames. */
 				if (now_tsc - last >= q->pfcwd.restore_ms * ms_tsc) {
+					/* A pause honoured before the storm is void now. */
+					__atomic_store_n(&qport->paused_until[tc], 0,
+							 __ATOMIC_RELAXED);
 					qport->storm_drop[tc] = 0;
 					qport->storm_ignore[tc] = 0;
 					rsw_ctl.wd_restores[p][tc]++;

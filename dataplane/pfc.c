@@ -19,8 +19,9 @@
 uint64_t
 rsw_pfc_pause_ticks(uint16_t quanta, uint64_t speed_bps, uint64_t tsc_hz)
 {
+	/* A port with no known speed times pauses as a 10 Gb/s port would. */
 	if (speed_bps == 0)
-		return 0;
+		speed_bps = RSW_PFC_DEFAULT_SPEED;
 	/* quanta × 512 bits / speed seconds; 65535 × 512 × 4e9 fits in 64 bits. */
 	return (uint64_t)((__uint128_t)quanta * 512 * tsc_hz / speed_bps);
 }

@@ -30,12 +30,13 @@
 
 #include "rsw_config.h"
 
-#define RSW_QUEUE_RING_SIZE 4096 /* mbufs per (port, TC) ring; bytes limits apply first */
-#define RSW_WIRE_OVERHEAD   24   /* FCS 4 + preamble 8 + inter-frame gap 12 */
-#define RSW_DWRR_QUANTUM    1536 /* bytes per unit of DWRR weight per round */
-#define RSW_PFC_FRAME_LEN   60   /* PFC frame without FCS */
-#define RSW_PFC_OPCODE      0x0101
-#define RSW_PAUSE_OPCODE    0x0001
+#define RSW_QUEUE_RING_SIZE   4096 /* mbufs per (port, TC) ring; bytes limits apply first */
+#define RSW_WIRE_OVERHEAD     24   /* FCS 4 + preamble 8 + inter-frame gap 12 */
+#define RSW_DWRR_QUANTUM      1536 /* bytes per unit of DWRR weight per round */
+#define RSW_PFC_FRAME_LEN     60   /* PFC frame without FCS */
+#define RSW_PFC_OPCODE        0x0101
+#define RSW_PAUSE_OPCODE      0x0001
+#define RSW_PFC_DEFAULT_SPEED 10000000000ULL /* pause timing when a port's speed is unknown */
 
 /* Per (port, TC) queue counters, in the order of `show queues`. */
 #define RSW_FOREACH_QUEUE_CTR(X)                                                                   \
@@ -204,7 +205,11 @@ int rsw_pfc_rx(struct rsw_qos_stats *qs, const struct rsw_qos_params *qp, uint16
 void rsw_pfc_encode(uint8_t *buf, const uint8_t *src_mac, uint8_t enable,
 		    const uint16_t time[RSW_N_TC]);
 
-/** TSC ticks a pause of quanta lasts at speed_bps (quanta × 512 bit times). */
+/**
+ * TSC ticks a pause of quanta lasts at speed_bps (quanta × 512 bit times); a speed of 0
+ * (unknown) counts as RSW_PFC_DEFAULT_SPEED, so XOFF refresh and received pauses keep a
+ * duration.
+ */
 uint64_t rsw_pfc_pause_ticks(uint16_t quanta, uint64_t speed_bps, uint64_t tsc_hz);
 
 /**

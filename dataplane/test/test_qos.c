@@ -215,16 +215,19 @@ static void
 sched_reset(void)
 {
 	uint16_t p;
+	int tc;
 
 	expect_idle();
 	memset(rsw_sched, 0, sizeof(rsw_sched));
 	for (p = 0; p < N_PORTS; p++) {
 		struct rsw_qos_port *qp = &rsw_qos.port[p];
 
-		memset(qp->paused_until, 0, sizeof(qp->paused_until));
-		memset(qp->last_pause, 0, sizeof(qp->last_pause));
-		memset(qp->storm_drop, 0, sizeof(qp->storm_drop));
-		memset(qp->storm_ignore, 0, sizeof(qp->storm_ignore));
+		for (tc = 0; tc < RSW_N_TC; tc++) {
+			qp->paused_until[tc] = 0;
+			qp->last_pause[tc] = 0;
+			qp->storm_drop[tc] = 0;
+			qp->storm_ignore[tc] = 0;
+		}
 		qp->speed_bps = 0;
 	}
 	rsw_qos.tsc_hz = TSC_HZ;
@@ -432,7 +435,8 @@ test_pfc_pause_ticks(void **state)
 	assert_int_equal(rsw_pfc_pause_ticks(65535, 1000000, 4000000000ull), 134215680000ull);
 	/* Quanta 0 is no pause; an unknown speed gives none either. */
 	assert_int_equal(rsw_pfc_pause_ticks(0, 10000000, TSC_HZ), 0);
-	assert_int_equal(rsw_pfc_pause_ticks(65535, 0, TSC_HZ), 0);
+	/* Unknown speed: timed as 10 Gb/s (65535 × 512 bits = 3355.392 µs at 10G). */
+	assert_int_equal(rsw_pfc_pause_ticks(65535, 0, TSC_HZ), 3355392ull);
 }
 
 static void
