@@ -134,20 +134,6 @@ nth_live(uint16_t live, uint32_t k)
 	return (uint32_t)__builtin_ctz(live);
 }
 
-/* A live member from the spray sequence starting at position pos. */
-static inline uint32_t
-spray_from(const struct rsw_group *g, uint16_t live, uint32_t pos)
-{
-	uint32_t j, mi;
-
-	for (j = 0; j < g->spray_len; j++) {
-		mi = g->spray_seq[(pos + j) % g->spray_len];
-		if (live & (1u << mi))
-			return mi;
-	}
-	return RSW_LB_NONE;
-}
-
 /* Uniform in [0, n). */
 static inline uint32_t
 rand_below(uint32_t n)
@@ -155,14 +141,44 @@ rand_below(uint32_t n)
 	return (uint32_t)(((uint64_t)(uint32_t)rte_rand() * n) >> 32);
 }
 
+/*
+ * Round-robin: the next live member of the spray sequence. The position moves past the
+ * entries of down members too, so the live members keep their weighted shares and none of
+ * them inherits a down member's turns.
+ */
+static inline uint32_t
+spray_rr(const struct rsw_group *g, uint16_t live, uint32_t *pos)
+{
+	uint32_t j, mi;
+
+	for (j = 0; j < g->spray_len; j++) {
+		mi = g->spray_seq[(*pos)++ % g->spray_len];
+		if (live & (1u << mi))
+			return mi;
+	}
+	return RSW_LB_NONE;
+}
+
+/* Random: a weighted pick; a pick of a down member is redrawn evenly over the live ones. */
+static inline uint32_t
+spray_random(const struct rsw_group *g, uint16_t live)
+{
+	uint32_t mi = g->spray_seq[rand_below(g->spray_len)];
+
+	if (likely(live & (1u << mi)))
+		return mi;
+	return nth_live(live, rand_below((uint32_t)__builtin_popcount(live)));
+}
+
 /* Power of two choices: the member whose queue of this TC holds fewer bytes. */
 static inline uint32_t
 least_loaded(const struct rsw_group *g, uint16_t live, uint8_t tc, struct rsw_lb_lcore *ls,
 	     uint32_t gid)
 {
-	uint32_t a = spray_from(g, live, rand_below(g->spray_len));
-	uint32_t b = spray_from(g, live, rand_below(g->spray_len));
+	uint32_t a = spray_random(g, live);
+	uint32_t b = spray_random(g, live);
 	uint64_t qa, qb;
+	uint32_t mi;
 
 	if (a == b)
 		return a;
@@ -170,8 +186,15 @@ least_loaded(const struct rsw_group *g, uint16_t live, uint8_t tc, struct rsw_lb
 	qb = __atomic_load_n(&rsw_qos.port[g->ports[b]].q_bytes[tc], __ATOMIC_RELAXED);
 	if (qa != qb)
 		return qa < qb ? a : b;
-	/* Equal depths: round-robin. */
-	return spray_from(g, live, ls->rr[gid]++);
+	/*
+	 * Equal depths: round-robin (exactly even while every queue is equal, e.g. all empty),
+	 * but never onto a queue deeper than the two choices.
+	 */
+	mi = spray_rr(g, live, &ls->rr[gid]);
+	if (mi != a && mi != b &&
+	    __atomic_load_n(&rsw_qos.port[g->ports[mi]].q_bytes[tc], __ATOMIC_RELAXED) > qa)
+		return a;
+	return mi;
 }
 
 uint32_t
@@ -189,8 +212,8 @@ rsw_lb_select(const struct rsw_tables *t, const struct rsw_group *g, uint32_t gi
 	switch (rsw_lb_mode_of(t, g, info)) {
 	case RSW_LB_SPRAY:
 		if (t->spray_random)
-			return spray_from(g, live, rand_below(g->spray_len));
-		return spray_from(g, live, ls->rr[gid]++);
+			return spray_random(g, live);
+		return spray_rr(g, live, &ls->rr[gid]);
 	case RSW_LB_ADAPTIVE:
 		return least_loaded(g, live, info->tc, ls, gid);
 	case RSW_LB_FLOWLET:
