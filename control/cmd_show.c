@@ -18,6 +18,7 @@
 
 #include "rsw_cmd.h"
 #include "rsw_ctl.h"
+#include "rsw_topology.h"
 
 static int
 port_arg(const char *name)
@@ -168,7 +169,7 @@ cmd_show_routes(int argc, char **argv, void *ctx)
 		json_array_append_new(arr, json_pack("{s:s, s:o, s:s, s:s}", "prefix",
 						     rsw_prefix_str(&r->prefix, buf, sizeof(buf)),
 						     "nexthops", nh, "mode", route_mode(r->lb),
-						     "type", "static"));
+						     "type", r->derived ? "topology" : "static"));
 	}
 	return json_pack("{s:o}", "routes", arr);
 }
@@ -246,6 +247,7 @@ cmd_clear_counters(int argc, char **argv, void *ctx)
 				rsw_ctl.wd_restores[p][j];
 		}
 	}
+	rsw_ctl_icmp_counters_clear();
 	/* Watermarks: each lcore resets its own when it sees the new epoch. */
 	__atomic_fetch_add(&rsw_qos.wm_epoch, 1, __ATOMIC_RELEASE);
 	return rsw_cmd_ok();
@@ -443,7 +445,6 @@ int
 rsw_ctl_commands_register(void)
 {
 	static const char *const later[][3] = {
-		{"show topology", "", "this switch's place in the fabric"},
 		{"reload", "[FILE]", "load a new configuration live"},
 	};
 	unsigned int i;
@@ -473,6 +474,8 @@ rsw_ctl_commands_register(void)
 				cmd_show_config, NULL);
 	ret |= rsw_cmd_register("clear counters", 0, 0, "", "zero every counter but gauges",
 				cmd_clear_counters, NULL);
+	ret |= rsw_cmd_register("show topology", 0, 0, "", "this switch's place in the fabric",
+				rsw_topology_cmd_show, &rsw_ctl.cfg);
 	for (i = 0; i < RTE_DIM(later); i++)
 		ret |= rsw_cmd_register(later[i][0], 0, 1, later[i][1], later[i][2], cmd_not_yet,
 					(void *)(uintptr_t)later[i][0]);

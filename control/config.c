@@ -19,6 +19,7 @@
 #include <yaml.h>
 
 #include "rsw_config.h"
+#include "rsw_topology.h"
 
 #define CFG_MAX_FILE     (64u << 20) /* largest configuration file read */
 #define CFG_MAX_WEIGHT   1000
@@ -48,6 +49,7 @@ struct ctx {
 	yaml_document_t *doc;              /* the parsed document */
 	struct rsw_config *cfg;            /* being filled */
 	struct rsw_cfg_neighbor **nsorted; /* neighbours sorted by IP, for next-hop lookup */
+	bool plan;                         /* rsw_config_load_plan: switch and ports optional */
 };
 
 /* A key found in a mapping: its value node and the key's line. */
@@ -1373,6 +1375,8 @@ enum {
 	Q_ECN,
 	Q_ECN_MARK,
 	Q_PFCWD,
+	Q_TRIM,
+	Q_CNP,
 	Q_N,
 };
 
@@ -1387,9 +1391,35 @@ static const char *const qos_keys[Q_N] = {
 	[Q_ECN] = "ecn",
 	[Q_ECN_MARK] = "ecn_mark_point",
 	[Q_PFCWD] = "pfc_watchdog",
+	[Q_TRIM] = "trim",
+	[Q_CNP] = "cnp",
 };
 
-static const char *const qos_unsupported[] = {"trim", "cnp", NULL};
+enum {
+	TRIM_TCS,
+	TRIM_THRESHOLD,
+	TRIM_SIZE,
+	TRIM_DSCP,
+	TRIM_DSCP_LASTHOP,
+	TRIM_TC,
+	TRIM_N,
+};
+
+static const char *const trim_keys[TRIM_N] = {
+	[TRIM_TCS] = "tcs",   [TRIM_THRESHOLD] = "threshold",       [TRIM_SIZE] = "size",
+	[TRIM_DSCP] = "dscp", [TRIM_DSCP_LASTHOP] = "dscp_lasthop", [TRIM_TC] = "tc",
+};
+
+enum {
+	CNP_TC,
+	CNP_COALESCE,
+	CNP_N,
+};
+
+static const char *const cnp_keys[CNP_N] = {[CNP_TC] = "tc", [CNP_COALESCE] = "coalesce_us"};
+
+#define CFG_MIN_TRIM_SIZE 78 /* untagged IPv6 + UDP + UET PDS (24) */
+#define CFG_MAX_COALESCE  1000000
 
 enum {
 	SCH_STRICT,
@@ -1799,6 +1829,93 @@ parse_pfcwd(struct ctx *c, yaml_node_t *n, struct rsw_cfg_qos *q)
 }
 
 /*
+ * qos.trim: UEC packet trimming. tcs, dscp and tc are required; a TC cannot be both
+ * trim-eligible and lossless, and the trim class must be lossy and not strict.
+ */
+static int
+parse_trim(struct ctx *c, yaml_node_t *n, struct rsw_cfg_qos *q, int line)
+{
+	static const int required[] = {TRIM_TCS, TRIM_DSCP, TRIM_TC};
+	int tcs_lines[RSW_N_TC] = {0};
+	struct kv kv[TRIM_N];
+	int64_t v;
+	unsigned int i;
+	int t;
+
+	if (get_map(c, n, "qos.trim", trim_keys, TRIM_N, NULL, kv) < 0)
+		return -EINVAL;
+	for (i = 0; i < sizeof(required) / sizeof(required[0]); i++)
+		if (kv[required[i]].v == NULL)
+			return fail(c, line, "missing required key '%s' in 'qos.trim'",
+				    trim_keys[required[i]]);
+	if (parse_tc_list(c, kv[TRIM_TCS].v, "trim.tcs", NULL, NULL, &q->trim.tcs, tcs_lines) < 0)
+		return -EINVAL;
+	if (q->trim.tcs == 0)
+		return fail(c, kv[TRIM_TCS].line, "'trim.tcs' must list at least one TC");
+	q->trim.threshold = 256 * CFG_KB;
+	if (kv[TRIM_THRESHOLD].v != NULL && get_size(c, kv[TRIM_THRESHOLD].v, "trim.threshold", 1,
+						     CFG_MAX_SIZE, &q->trim.threshold) < 0)
+		return -EINVAL;
+	q->trim.size = 128;
+	if (kv[TRIM_SIZE].v != NULL) {
+		if (get_int(c, kv[TRIM_SIZE].v, "trim.size", CFG_MIN_TRIM_SIZE, CFG_MAX_MTU, &v) <
+		    0)
+			return -EINVAL;
+		q->trim.size = (uint16_t)v;
+	}
+	if (get_int(c, kv[TRIM_DSCP].v, "trim.dscp", 0, 63, &v) < 0)
+		return -EINVAL;
+	q->trim.dscp = (uint8_t)v;
+	if (kv[TRIM_DSCP_LASTHOP].v != NULL) {
+		if (get_int(c, kv[TRIM_DSCP_LASTHOP].v, "trim.dscp_lasthop", 0, 63, &v) < 0)
+			return -EINVAL;
+		q->trim.dscp_lasthop = (uint8_t)v;
+		q->trim.has_dscp_lasthop = true;
+	}
+	if (get_tc(c, kv[TRIM_TC].v, "trim.tc", "value", &t) < 0)
+		return -EINVAL;
+	q->trim.tc = (uint8_t)t;
+	for (t = 0; t < RSW_N_TC; t++)
+		if ((q->trim.tcs & q->lossless) & (1u << t))
+			return fail(c, tcs_lines[t],
+				    "TC %d cannot be both trim-eligible ('trim.tcs') and lossless",
+				    t);
+	if (q->lossless & (1u << q->trim.tc))
+		return fail(c, kv[TRIM_TC].line,
+			    "'trim.tc' %u is lossless: trimmed packets need a lossy class",
+			    q->trim.tc);
+	for (i = 0; i < q->n_strict; i++)
+		if (q->strict[i] == q->trim.tc)
+			return fail(
+				c, kv[TRIM_TC].line,
+				"'trim.tc' %u is strict priority: trimmed packets need a DWRR class",
+				q->trim.tc);
+	q->trim.enabled = true;
+	return 0;
+}
+
+/* qos.cnp: the class RoCEv2 CNPs travel in, and optional coalescing. */
+static int
+parse_cnp(struct ctx *c, yaml_node_t *n, struct rsw_cfg_qos *q, int line)
+{
+	struct kv kv[CNP_N];
+	int t;
+
+	if (get_map(c, n, "qos.cnp", cnp_keys, CNP_N, NULL, kv) < 0)
+		return -EINVAL;
+	if (kv[CNP_TC].v == NULL)
+		return fail(c, line, "missing required key 'tc' in 'qos.cnp'");
+	if (get_tc(c, kv[CNP_TC].v, "cnp.tc", "value", &t) < 0)
+		return -EINVAL;
+	q->cnp.tc = (uint8_t)t;
+	if (kv[CNP_COALESCE].v != NULL && get_u32(c, kv[CNP_COALESCE].v, "cnp.coalesce_us", 0,
+						  CFG_MAX_COALESCE, &q->cnp.coalesce_us) < 0)
+		return -EINVAL;
+	q->cnp.enabled = true;
+	return 0;
+}
+
+/*
  * Every (port, lossless TC) reserves its headroom out of buffer.total, and in static mode its
  * xoff too (the bytes it may hold before PFC stops the sender): the sum must fit.
  */
@@ -1874,7 +1991,7 @@ parse_qos(struct ctx *c, const struct kv *sec)
 	int i, v;
 
 	q->line = sec->line;
-	if (get_map(c, sec->v, "qos", qos_keys, Q_N, qos_unsupported, kv) < 0)
+	if (get_map(c, sec->v, "qos", qos_keys, Q_N, NULL, kv) < 0)
 		return -EINVAL;
 	if (kv[Q_TRUST].v != NULL) {
 		if (get_enum(c, kv[Q_TRUST].v, "trust", trust_names, 2, &v) < 0)
@@ -1913,6 +2030,12 @@ parse_qos(struct ctx *c, const struct kv *sec)
 		q->ecn_mark_enqueue = v == 1;
 	}
 	if (kv[Q_PFCWD].v != NULL && parse_pfcwd(c, kv[Q_PFCWD].v, q) < 0)
+		return -EINVAL;
+	if (kv[Q_TRIM].v != NULL && !is_null(kv[Q_TRIM].v) &&
+	    parse_trim(c, kv[Q_TRIM].v, q, kv[Q_TRIM].line) < 0)
+		return -EINVAL;
+	if (kv[Q_CNP].v != NULL && !is_null(kv[Q_CNP].v) &&
+	    parse_cnp(c, kv[Q_CNP].v, q, kv[Q_CNP].line) < 0)
 		return -EINVAL;
 	return check_reserve(c, q, total_line > 0 ? total_line : kv[Q_LOSSLESS].line);
 }
@@ -1988,6 +2111,159 @@ parse_control(struct ctx *c, const struct kv *sec)
 	return 0;
 }
 
+/* topology: (parsed here; checked and derived by topology.c) */
+
+static const char *const topo_keys[RSW_N_TK] = {
+	[RSW_TK_DESIGN] = "design",
+	[RSW_TK_SUS] = "sus",
+	[RSW_TK_SERVERS] = "servers_per_su",
+	[RSW_TK_RAILS] = "rails",
+	[RSW_TK_SPINES] = "spines",
+	[RSW_TK_RADIX] = "radix",
+	[RSW_TK_THIS] = "this",
+	[RSW_TK_GPU_PREFIX] = "gpu_prefix",
+	[RSW_TK_FABRIC_PREFIX] = "fabric_prefix",
+};
+
+static const char *const topo_designs[] = {
+	[RSW_TOPO_RAIL_OPTIMIZED] = "rail-optimized",
+	[RSW_TOPO_RAIL_ONLY] = "rail-only",
+};
+
+enum {
+	TH_SU,
+	TH_RAIL,
+	TH_SPINE,
+	TH_N,
+};
+
+static const char *const this_keys[TH_N] = {
+	[TH_SU] = "su", [TH_RAIL] = "rail", [TH_SPINE] = "spine"};
+
+/* this: { su, rail } (a leaf), { spine } (a spine), rail-only { rail, spine } (a spine). */
+static int
+parse_this(struct ctx *c, yaml_node_t *n, struct rsw_cfg_topology *t)
+{
+	bool rail_only = t->design == RSW_TOPO_RAIL_ONLY;
+	struct kv kv[TH_N];
+	int64_t v;
+
+	if (is_null(n) || n->type != YAML_MAPPING_NODE)
+		return fail(c, line_of(n), "'this' must be a mapping like { su: 0, rail: 1 }");
+	if (get_map(c, n, "topology.this", this_keys, TH_N, NULL, kv) < 0)
+		return -EINVAL;
+	if (kv[TH_SPINE].v == NULL && kv[TH_SU].v != NULL && kv[TH_RAIL].v != NULL) {
+		t->this_spine = false;
+	} else if (kv[TH_SPINE].v != NULL && kv[TH_SU].v == NULL &&
+		   (kv[TH_RAIL].v != NULL) == rail_only) {
+		t->this_spine = true;
+	} else {
+		return fail(c, line_of(n),
+			    "'this' must be { su, rail } for a leaf or %s for a spine",
+			    rail_only ? "{ rail, spine } (rail-only)" : "{ spine }");
+	}
+	if (kv[TH_SU].v != NULL) {
+		if (get_int(c, kv[TH_SU].v, "this.su", 0, RSW_TOPO_MAX_SUS - 1, &v) < 0)
+			return -EINVAL;
+		t->this_su = (uint32_t)v;
+	}
+	if (kv[TH_RAIL].v != NULL) {
+		if (get_int(c, kv[TH_RAIL].v, "this.rail", 0, RSW_TOPO_MAX_RAILS - 1, &v) < 0)
+			return -EINVAL;
+		t->this_rail = (uint32_t)v;
+	}
+	if (kv[TH_SPINE].v != NULL) {
+		if (get_int(c, kv[TH_SPINE].v, "this.spine", 0, RSW_TOPO_MAX_SPINES - 1, &v) < 0)
+			return -EINVAL;
+		t->this_spine_idx = (uint32_t)v;
+	}
+	t->has_this = true;
+	return 0;
+}
+
+/* An IPv4 network prefix: host bits must be zero. */
+static int
+get_topo_prefix(struct ctx *c, yaml_node_t *n, const char *key, struct rsw_prefix *p)
+{
+	char buf[INET6_ADDRSTRLEN + 4];
+	struct rsw_prefix net;
+	const char *s;
+
+	if (get_scalar(c, n, key, "an IPv4 prefix", &s) < 0)
+		return -EINVAL;
+	if (!parse_prefix(s, p) || p->ip.family != RSW_AF_INET)
+		return fail(c, line_of(n),
+			    "'%s' must be an IPv4 prefix like 10.0.0.0/8 (got '%.48s')", key, s);
+	net = *p;
+	prefix_mask(&net);
+	if (memcmp(&net, p, sizeof(net)) != 0)
+		return fail(c, line_of(n), "'%s' %s has host bits set; did you mean %s?", key, s,
+			    rsw_prefix_str(&net, buf, sizeof(buf)));
+	return 0;
+}
+
+static int
+parse_topology(struct ctx *c, const struct kv *sec)
+{
+	static const struct {
+		int key;
+		int64_t max;
+	} counts[] = {
+		{RSW_TK_SUS, RSW_TOPO_MAX_SUS},     {RSW_TK_SERVERS, RSW_TOPO_MAX_SERVERS},
+		{RSW_TK_RAILS, RSW_TOPO_MAX_RAILS}, {RSW_TK_SPINES, RSW_TOPO_MAX_SPINES},
+		{RSW_TK_RADIX, RSW_TOPO_MAX_RADIX},
+	};
+	struct rsw_cfg_topology *t = &c->cfg->topology;
+	uint32_t *val[RSW_N_TK] = {
+		[RSW_TK_SUS] = &t->sus,     [RSW_TK_SERVERS] = &t->servers_per_su,
+		[RSW_TK_RAILS] = &t->rails, [RSW_TK_SPINES] = &t->spines,
+		[RSW_TK_RADIX] = &t->radix,
+	};
+	struct kv kv[RSW_N_TK];
+	int design;
+	size_t i;
+
+	t->line = sec->line;
+	if (get_map(c, sec->v, "topology", topo_keys, RSW_N_TK, NULL, kv) < 0)
+		return -EINVAL;
+	t->present = true;
+	for (i = 0; i < RSW_N_TK; i++)
+		t->lines[i] = kv[i].line;
+	if (kv[RSW_TK_DESIGN].v != NULL) {
+		if (get_enum(c, kv[RSW_TK_DESIGN].v, "design", topo_designs, 2, &design) < 0)
+			return -EINVAL;
+		t->design = (enum rsw_topo_design)design;
+	}
+	for (i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+		int k = counts[i].key;
+
+		if (kv[k].v == NULL) {
+			if (k == RSW_TK_RADIX)
+				continue;
+			return fail(c, sec->line, "missing required key '%s' in 'topology'",
+				    topo_keys[k]);
+		}
+		if (get_u32(c, kv[k].v, topo_keys[k], 1, counts[i].max, val[k]) < 0)
+			return -EINVAL;
+	}
+	if (kv[RSW_TK_GPU_PREFIX].v != NULL &&
+	    get_topo_prefix(c, kv[RSW_TK_GPU_PREFIX].v, "gpu_prefix", &t->gpu_prefix) < 0)
+		return -EINVAL;
+	if (kv[RSW_TK_FABRIC_PREFIX].v != NULL &&
+	    get_topo_prefix(c, kv[RSW_TK_FABRIC_PREFIX].v, "fabric_prefix", &t->fabric_prefix) < 0)
+		return -EINVAL;
+	if (kv[RSW_TK_THIS].v != NULL && parse_this(c, kv[RSW_TK_THIS].v, t) < 0)
+		return -EINVAL;
+	return 0;
+}
+
+/* A topology.c error as FILE:LINE: message. */
+static int
+topo_fail(struct ctx *c, const struct rsw_topo_error *e)
+{
+	return fail(c, e->line, "%s", e->msg);
+}
+
 /* The document. */
 
 enum {
@@ -1998,16 +2274,15 @@ enum {
 	T_LB,
 	T_QOS,
 	T_CONTROL,
+	T_TOPOLOGY,
 	T_N,
 };
 
 static const char *const top_keys[T_N] = {
-	[T_SWITCH] = "switch",   [T_PORTS] = "ports",     [T_NEIGHBORS] = "neighbors",
-	[T_ROUTES] = "routes",   [T_LB] = "load_balance", [T_QOS] = "qos",
-	[T_CONTROL] = "control",
+	[T_SWITCH] = "switch",   [T_PORTS] = "ports",       [T_NEIGHBORS] = "neighbors",
+	[T_ROUTES] = "routes",   [T_LB] = "load_balance",   [T_QOS] = "qos",
+	[T_CONTROL] = "control", [T_TOPOLOGY] = "topology",
 };
-
-static const char *const top_unsupported[] = {"topology", NULL};
 
 static void
 set_defaults(struct rsw_config *cfg)
@@ -2046,6 +2321,15 @@ set_defaults(struct rsw_config *cfg)
 	cfg->qos.pfcwd.action = RSW_PFCWD_DROP;
 	snprintf(cfg->control.socket, sizeof(cfg->control.socket), "%s", "/run/railsw/railsw.sock");
 	cfg->control.telemetry = true;
+	cfg->topology.design = RSW_TOPO_RAIL_OPTIMIZED;
+	cfg->topology.radix = RSW_TOPO_RADIX;
+	cfg->topology.gpu_prefix.ip.family = RSW_AF_INET;
+	cfg->topology.gpu_prefix.ip.addr[0] = 10;
+	cfg->topology.gpu_prefix.len = 8;
+	cfg->topology.fabric_prefix.ip.family = RSW_AF_INET;
+	cfg->topology.fabric_prefix.ip.addr[0] = 172;
+	cfg->topology.fabric_prefix.ip.addr[1] = 16;
+	cfg->topology.fabric_prefix.len = 12;
 }
 
 static int
@@ -2056,12 +2340,32 @@ parse_root(struct ctx *c, yaml_node_t *root)
 	if (root->type != YAML_MAPPING_NODE)
 		return fail(c, line_of(root),
 			    "the top level must be a mapping of sections (switch:, ports:, ...)");
-	if (get_map(c, root, NULL, top_keys, T_N, top_unsupported, kv) < 0)
+	struct rsw_topo_error terr = {0};
+	bool one_switch;
+
+	if (get_map(c, root, NULL, top_keys, T_N, NULL, kv) < 0)
 		return -EINVAL;
+	/* A plan needs only topology:; a switch's file (or a plan with switch: or ports:) all. */
+	one_switch = !c->plan || kv[T_SWITCH].v != NULL || kv[T_PORTS].v != NULL;
+	if (c->plan && kv[T_TOPOLOGY].v == NULL)
+		return fail(c, 0, "missing required key 'topology'");
+	if (one_switch && (parse_switch(c, &kv[T_SWITCH]) < 0 || parse_ports(c, &kv[T_PORTS]) < 0))
+		return -EINVAL;
+	/* Derived port addresses first: neighbours and static routes may use them. */
+	if (kv[T_TOPOLOGY].v != NULL) {
+		if (parse_topology(c, &kv[T_TOPOLOGY]) < 0)
+			return -EINVAL;
+		if (rsw_topology_check(&c->cfg->topology, one_switch, &terr) < 0)
+			return topo_fail(c, &terr);
+		if (one_switch && rsw_topology_apply_ports(c->cfg, &terr) < 0)
+			return topo_fail(c, &terr);
+	}
 	/* Dependency order: routes need ports and neighbours. */
-	if (parse_switch(c, &kv[T_SWITCH]) < 0 || parse_ports(c, &kv[T_PORTS]) < 0 ||
-	    parse_neighbors(c, &kv[T_NEIGHBORS]) < 0 || parse_routes(c, &kv[T_ROUTES]) < 0 ||
-	    parse_lb(c, &kv[T_LB]) < 0 || parse_qos(c, &kv[T_QOS]) < 0 ||
+	if (parse_neighbors(c, &kv[T_NEIGHBORS]) < 0 || parse_routes(c, &kv[T_ROUTES]) < 0)
+		return -EINVAL;
+	if (one_switch && rsw_topology_apply_routes(c->cfg, &terr) < 0)
+		return topo_fail(c, &terr);
+	if (parse_lb(c, &kv[T_LB]) < 0 || parse_qos(c, &kv[T_QOS]) < 0 ||
 	    parse_control(c, &kv[T_CONTROL]) < 0)
 		return -EINVAL;
 	return 0;
@@ -2140,13 +2444,14 @@ too_deep(const char *buf, size_t len)
 	return 0;
 }
 
-struct rsw_config *
-rsw_config_load_buf(const char *name, const char *buf, size_t len, char *err, size_t errlen)
+static struct rsw_config *
+load_buf(const char *name, const char *buf, size_t len, char *err, size_t errlen, bool plan)
 {
 	struct ctx c = {
 		.name = name != NULL ? name : "<config>",
 		.err = err,
 		.errlen = errlen,
+		.plan = plan,
 	};
 	yaml_document_t doc, extra;
 	struct rsw_config *cfg;
@@ -2217,7 +2522,13 @@ out_parser:
 }
 
 struct rsw_config *
-rsw_config_load(const char *path, char *err, size_t errlen)
+rsw_config_load_buf(const char *name, const char *buf, size_t len, char *err, size_t errlen)
+{
+	return load_buf(name, buf, len, err, errlen, false);
+}
+
+static struct rsw_config *
+load_file(const char *path, char *err, size_t errlen, bool plan)
 {
 	struct ctx c = {.name = path != NULL ? path : "<config>", .err = err, .errlen = errlen};
 	struct rsw_config *cfg;
@@ -2272,9 +2583,21 @@ rsw_config_load(const char *path, char *err, size_t errlen)
 	}
 	fclose(f);
 	buf[got] = '\0';
-	cfg = rsw_config_load_buf(path, buf, got, err, errlen);
+	cfg = load_buf(path, buf, got, err, errlen, plan);
 	free(buf);
 	return cfg;
+}
+
+struct rsw_config *
+rsw_config_load(const char *path, char *err, size_t errlen)
+{
+	return load_file(path, err, errlen, false);
+}
+
+struct rsw_config *
+rsw_config_load_plan(const char *path, char *err, size_t errlen)
+{
+	return load_file(path, err, errlen, true);
 }
 
 void
@@ -2650,6 +2973,43 @@ json_pfcwd(const struct rsw_cfg_qos *q, bool *bad)
 	return o;
 }
 
+/* qos.trim, or null when not configured. */
+static json_t *
+json_trim(const struct rsw_cfg_qos *q, bool *bad)
+{
+	json_t *o;
+
+	if (!q->trim.enabled)
+		return json_null();
+	o = jobject(bad);
+	if (o == NULL)
+		return NULL;
+	jset(o, "tcs", json_tc_bits(q->trim.tcs, bad), bad);
+	jset(o, "threshold", json_integer((json_int_t)q->trim.threshold), bad);
+	jset(o, "size", json_integer(q->trim.size), bad);
+	jset(o, "dscp", json_integer(q->trim.dscp), bad);
+	jset(o, "dscp_lasthop",
+	     q->trim.has_dscp_lasthop ? json_integer(q->trim.dscp_lasthop) : json_null(), bad);
+	jset(o, "tc", json_integer(q->trim.tc), bad);
+	return o;
+}
+
+/* qos.cnp, or null when not configured. */
+static json_t *
+json_cnp(const struct rsw_cfg_qos *q, bool *bad)
+{
+	json_t *o;
+
+	if (!q->cnp.enabled)
+		return json_null();
+	o = jobject(bad);
+	if (o == NULL)
+		return NULL;
+	jset(o, "tc", json_integer(q->cnp.tc), bad);
+	jset(o, "coalesce_us", json_integer(q->cnp.coalesce_us), bad);
+	return o;
+}
+
 static json_t *
 json_qos(const struct rsw_config *cfg, bool *bad)
 {
@@ -2670,6 +3030,8 @@ json_qos(const struct rsw_config *cfg, bool *bad)
 	jset(o, "ecn", json_ecn(q, bad), bad);
 	jset(o, "ecn_mark_point", json_string(ecn_mark_names[q->ecn_mark_enqueue]), bad);
 	jset(o, "pfc_watchdog", json_pfcwd(q, bad), bad);
+	jset(o, "trim", json_trim(q, bad), bad);
+	jset(o, "cnp", json_cnp(q, bad), bad);
 	return o;
 }
 
@@ -2708,6 +3070,8 @@ rsw_config_to_json(const struct rsw_config *cfg)
 	jset(o, "load_balance", json_lb(cfg, &bad), &bad);
 	jset(o, "qos", json_qos(cfg, &bad), &bad);
 	jset(o, "control", json_control(cfg, &bad), &bad);
+	if (cfg->topology.present)
+		jset(o, "topology", rsw_topology_to_json(&cfg->topology), &bad);
 	if (bad) {
 		json_decref(o);
 		return NULL;

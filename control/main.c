@@ -26,6 +26,8 @@
 
 #include "rsw_cmd.h"
 #include "rsw_ctl.h"
+#include "rsw_metrics.h"
+#include "rsw_telemetry.h"
 
 #define MAX_EAL_ARGS 256
 
@@ -135,7 +137,7 @@ pool_create(const struct rsw_config *cfg, unsigned int n_workers)
 }
 
 static void
-control_loop(struct rsw_sock *sock)
+control_loop(struct rsw_sock *sock, struct rsw_metrics *metrics)
 {
 	uint64_t last_timer = 0, last_wd = 0, now;
 	unsigned int n;
@@ -152,6 +154,8 @@ control_loop(struct rsw_sock *sock)
 			rsw_ctl_pfcwd_poll(now);
 			last_wd = now;
 		}
+		rsw_telemetry_poll(now);
+		rsw_metrics_poll(metrics);
 		rsw_sock_poll(sock, n > 0 ? 0 : 2);
 	}
 }
@@ -172,6 +176,7 @@ main(int argc, char **argv)
 	const char *cfg_path = NULL;
 	struct rsw_config *cfg;
 	struct rsw_tables *t;
+	struct rsw_metrics *metrics = NULL;
 	struct rsw_sock *sock;
 	int eal_argc, app_argc, sep = -1, i, ret, opt;
 	unsigned int lc, w;
@@ -281,15 +286,26 @@ main(int argc, char **argv)
 	}
 	rsw_tables_publish(t);
 	rsw_ctl_lb_poll();
-	if (rsw_ctl_commands_register() != 0) {
+	if (rsw_ctl_commands_register() != 0 || rsw_ctl_icmp_commands_register() != 0) {
 		fprintf(stderr, "railsw: cannot register commands\n");
 		goto fail_ports;
+	}
+	if (cfg->control.has_metrics) {
+		metrics = rsw_metrics_open(cfg->control.metrics_listen, err, sizeof(err));
+		if (metrics == NULL) {
+			fprintf(stderr, "railsw: %s\n", err);
+			goto fail_ports;
+		}
 	}
 	sock = rsw_sock_open(cfg->control.socket, err, sizeof(err));
 	if (sock == NULL) {
 		fprintf(stderr, "railsw: %s\n", err);
+		rsw_metrics_close(metrics);
 		goto fail_ports;
 	}
+	if (rsw_telemetry_init(cfg) != 0)
+		fprintf(stderr, "railsw: telemetry commands unavailable\n");
+	rsw_capture_init();
 
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGINT, on_signal);
@@ -301,12 +317,15 @@ main(int argc, char **argv)
 	       cfg->n_ports, w, cfg->control.socket);
 	fflush(stdout);
 
-	control_loop(sock);
+	control_loop(sock, metrics);
 
 	printf("railsw: signal %d, stopping\n", (int)stop_signal);
 	rsw_dp.quit = true;
 	rte_eal_mp_wait_lcore();
 	rsw_sock_close(sock);
+	rsw_metrics_close(metrics);
+	rsw_telemetry_fini();
+	rsw_capture_fini();
 	rsw_cmd_unregister_all();
 	rsw_ports_close();
 	rsw_ctl_neigh_fini();

@@ -2,11 +2,13 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * Neighbour resolution on the control thread (DESIGN.md §3 step 4, §7): ARP
- * (RFC 826) answers for the switch's addresses, learns senders of requests and
- * replies aimed at the switch, resolves next hops and hosts on connected
- * subnets (request, retry, age), and holds up to three packets per unresolved
- * neighbour. Workers see only the result: a MAC published in rsw_fib_main.neigh.
+ * Neighbour resolution on the control thread (DESIGN.md §3 step 4, §7): one
+ * family-agnostic state machine (incomplete, reachable, stale, failed, static) that
+ * resolves next hops and hosts on connected subnets (solicit, retry, age) and holds up
+ * to three packets per unresolved neighbour. The protocols plug into it: ARP (RFC 826,
+ * here) for IPv4 and Neighbor Discovery (RFC 4861, nd.c) for IPv6 answer for the
+ * switch's addresses, solicit, and report what they learn with rsw_ctl_neigh_learn.
+ * Workers see only the result: a MAC published in rsw_fib_main.neigh.
  */
 
 #include <arpa/inet.h>
@@ -24,6 +26,7 @@
 #include <rte_ring.h>
 
 #include "rsw_ctl.h"
+#include "rsw_topology.h"
 
 #define NEIGH_HOLD           3      /* packets held per unresolved neighbour */
 #define NEIGH_PROBES         3      /* requests before giving up */
@@ -81,9 +84,16 @@ rsw_ctl_tc(void)
 void
 rsw_ctl_send(uint16_t p, uint8_t tc, struct rte_mbuf *m)
 {
+	uint32_t len = rte_pktmbuf_pkt_len(m);
+
 	rsw_meta(m)->flags = RSW_MF_NOACCT;
-	if (rte_ring_mp_enqueue(rsw_qos.port[p].ring[tc], m) != 0)
+	if (rte_ring_mp_enqueue(rsw_qos.port[p].ring[tc], m) != 0) {
 		rsw_drop(ctl_stats(), p, &m, 1, RSW_PC_tx_dropped);
+		return;
+	}
+	/* The owner counts it dequeued: count it enqueued, so the two agree in `show queues`. */
+	ctl_stats()->qos.q[p][tc][RSW_QC_enqueued_packets]++;
+	ctl_stats()->qos.q[p][tc][RSW_QC_enqueued_bytes] += len;
 }
 
 static void
@@ -94,8 +104,8 @@ arp_request(uint16_t p, const struct rsw_ip *target)
 	struct rte_arp_hdr *arp;
 	struct rte_mbuf *m;
 
-	if (target->family != RSW_AF_INET || !cp->has_ipv4)
-		return; /* IPv6 ND resolution is not built yet: static neighbours only. */
+	if (!cp->has_ipv4)
+		return;
 	m = rte_pktmbuf_alloc(rsw_ctl.pool);
 	if (m == NULL)
 		return;
@@ -120,6 +130,16 @@ arp_request(uint16_t p, const struct rsw_ip *target)
 	rsw_ctl_send(p, rsw_ctl_tc(), m);
 }
 
+/* Ask for n's MAC: ARP broadcast, or an NS (unicast to the known MAC when re-probing). */
+static void
+neigh_solicit(const struct ctl_neigh *n)
+{
+	if (n->ip.family == RSW_AF_INET)
+		arp_request(n->port, &n->ip);
+	else
+		rsw_ctl_nd_solicit(n->port, &n->ip, n->state == NS_STALE ? n->mac : NULL);
+}
+
 static void
 drop_held(struct ctl_neigh *n)
 {
@@ -140,7 +160,7 @@ start_probing(struct ctl_neigh *n, uint64_t now)
 	n->probes = 1;
 	n->next_probe_ms = now + NEIGH_RETRY_MS;
 	n->updated_ms = now;
-	arp_request(n->port, &n->ip);
+	neigh_solicit(n);
 }
 
 /* A neighbour's MAC became known: publish it and send what was held. */
@@ -230,6 +250,37 @@ port_subnet_has(uint16_t p, const struct rsw_ip *ip)
 	return cp->has_ipv6 && rsw_prefix_contains(&cp->ipv6, ip);
 }
 
+static int
+neigh_lookup(const struct rsw_ip *ip)
+{
+	if (ip->family == RSW_AF_INET)
+		return rte_hash_lookup(rsw_fib_main.neigh4, ip->addr);
+	return rsw_neigh_lookup6(ip->addr);
+}
+
+int
+rsw_ctl_neigh_learn(const struct rsw_ip *ip, uint16_t p, const uint8_t *mac, bool create)
+{
+	const struct rsw_cfg_port *cp = &neigh_cfg->ports[p];
+	const struct rsw_ip *own = ip->family == RSW_AF_INET ? &cp->ipv4.ip : &cp->ipv6.ip;
+	int idx;
+
+	/* Only hosts on the port's connected subnet, never the switch's own address. */
+	if (!port_subnet_has(p, ip) || memcmp(ip, own, sizeof(*ip)) == 0 || (mac[0] & 1))
+		return -ENOENT;
+	idx = neigh_lookup(ip);
+	if (idx < 0 && create)
+		idx = rsw_neigh_get(ip, p);
+	if (idx < 0)
+		return -ENOENT;
+	if (neighs[idx].state == NS_NONE) {
+		neighs[idx].ip = *ip;
+		neighs[idx].port = p;
+	}
+	resolved((uint32_t)idx, mac, rsw_now_ms());
+	return idx;
+}
+
 /* RFC 826 reception on port p. Consumes m. */
 static void
 handle_arp(struct rte_mbuf *m, uint16_t p)
@@ -238,10 +289,8 @@ handle_arp(struct rte_mbuf *m, uint16_t p)
 	struct rsw_mbuf_meta *meta = rsw_meta(m);
 	struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
 	struct rte_arp_hdr *arp = rte_pktmbuf_mtod_offset(m, struct rte_arp_hdr *, meta->l3_off);
-	struct rsw_ip sender = {.family = RSW_AF_INET};
-	uint64_t now = rsw_now_ms();
-	bool for_us;
-	int idx;
+	struct rsw_ip sender = {.family = RSW_AF_INET}, target = {.family = RSW_AF_INET};
+	bool for_us, proxy;
 
 	if (arp->arp_hardware != rte_cpu_to_be_16(RTE_ARP_HRD_ETHER) ||
 	    arp->arp_protocol != rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4) ||
@@ -251,20 +300,17 @@ handle_arp(struct rte_mbuf *m, uint16_t p)
 	memcpy(sender.addr, &arp->arp_data.arp_sip, 4);
 	for_us = memcmp(&arp->arp_data.arp_tip, cp->ipv4.ip.addr, 4) == 0;
 
+	memcpy(target.addr, &arp->arp_data.arp_tip, 4);
+	/*
+	 * A topology leaf's downlinks share one subnet, one server per port: the switch answers
+	 * for the servers on its other downlinks (proxy ARP), so they reach each other through it.
+	 */
+	proxy = !for_us && neigh_cfg->topology.present &&
+		rsw_topology_proxy_arp(neigh_cfg, p, &target);
+
 	/* Merge: update an existing entry; create one only when the frame is aimed at us. */
-	if (port_subnet_has(p, &sender) && memcmp(&sender, &cp->ipv4.ip, sizeof(sender)) != 0) {
-		idx = rte_hash_lookup(rsw_fib_main.neigh4, sender.addr);
-		if (idx < 0 && for_us)
-			idx = rsw_neigh_get(&sender, p);
-		if (idx >= 0) {
-			if (neighs[idx].state == NS_NONE) {
-				neighs[idx].ip = sender;
-				neighs[idx].port = p;
-			}
-			resolved((uint32_t)idx, arp->arp_data.arp_sha.addr_bytes, now);
-		}
-	}
-	if (!for_us || arp->arp_opcode != rte_cpu_to_be_16(RTE_ARP_OP_REQUEST))
+	rsw_ctl_neigh_learn(&sender, p, arp->arp_data.arp_sha.addr_bytes, for_us || proxy);
+	if (!(for_us || proxy) || arp->arp_opcode != rte_cpu_to_be_16(RTE_ARP_OP_REQUEST))
 		goto done;
 
 	/* Answer in place: the reply goes back to the asker from the port's MAC. */
@@ -272,7 +318,7 @@ handle_arp(struct rte_mbuf *m, uint16_t p)
 	arp->arp_data.arp_tha = arp->arp_data.arp_sha;
 	arp->arp_data.arp_tip = arp->arp_data.arp_sip;
 	arp->arp_data.arp_sha = rsw_dp.ports[p].mac;
-	memcpy(&arp->arp_data.arp_sip, cp->ipv4.ip.addr, 4);
+	memcpy(&arp->arp_data.arp_sip, target.addr, 4);
 	eth->dst_addr = arp->arp_data.arp_tha;
 	eth->src_addr = rsw_dp.ports[p].mac;
 	rsw_ctl_send(p, rsw_ctl_tc(), m);
@@ -293,7 +339,7 @@ handle_unresolved(struct rte_mbuf *m)
 	if (meta->neigh == UINT32_MAX) {
 		/* A host on a connected subnet: the destination itself is the neighbour. */
 		const uint8_t *l3 = rte_pktmbuf_mtod_offset(m, const uint8_t *, meta->l3_off);
-		struct rsw_ip ip;
+		struct rsw_ip ip = {0};
 
 		if (meta->kind == RSW_PK_IPV4) {
 			ip.family = RSW_AF_INET;
@@ -346,10 +392,18 @@ rsw_ctl_punt_poll(void)
 			case RSW_PUNT_NEIGH:
 				handle_unresolved(pkts[i]);
 				break;
+			case RSW_PUNT_ND:
+				rsw_ctl_nd_input(pkts[i]);
+				break;
 			case RSW_PUNT_LOCAL:
 				rsw_ctl_icmp_local(pkts[i]);
 				break;
-			default: /* IPv6 ND: not built yet */
+			case RSW_PUNT_TTL:
+			case RSW_PUNT_NO_ROUTE:
+			case RSW_PUNT_MTU:
+				rsw_ctl_icmp_error(pkts[i]);
+				break;
+			default:
 				rte_pktmbuf_free(pkts[i]);
 				break;
 			}
@@ -377,7 +431,7 @@ rsw_ctl_neigh_timer(uint64_t now_ms)
 			if (n->probes < NEIGH_PROBES) {
 				n->probes++;
 				n->next_probe_ms = now_ms + NEIGH_RETRY_MS;
-				arp_request(n->port, &n->ip);
+				neigh_solicit(n);
 				break;
 			}
 			/* No answer: forget the MAC, drop what waits. */
@@ -391,7 +445,7 @@ rsw_ctl_neigh_timer(uint64_t now_ms)
 				n->state = NS_STALE;
 				n->probes = 1;
 				n->next_probe_ms = now_ms + NEIGH_RETRY_MS;
-				arp_request(n->port, &n->ip);
+				neigh_solicit(n);
 			}
 			break;
 		default:

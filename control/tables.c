@@ -131,7 +131,8 @@ rsw_ctl_tables_build(const struct rsw_config *cfg, uint64_t generation, char *er
 		g->lb_mode = (int16_t)cr->lb;
 		g->prefix = cr->prefix;
 		for (j = 0; j < cr->n_nexthops; j++) {
-			int port = nexthop_port(cfg, &cr->nexthops[j]);
+			/* Topology host routes name their port: a leaf's downlinks share a subnet. */
+			int port = cr->has_port ? cr->port : nexthop_port(cfg, &cr->nexthops[j]);
 			int neigh;
 
 			if (port < 0) {

@@ -30,6 +30,7 @@ PACKAGES=(
 	valgrind
 	tcpdump
 	iputils-ping
+	iputils-tracepath
 	procps
 )
 

@@ -66,15 +66,13 @@ BAD = [
     ("bad_mac", GOOD.replace('"02:00:00:00:aa:01"', '"02:00:00:zz:aa:01"'), "zz", r""),
     ("duplicate_key", GOOD.replace("  role: leaf\n", "  role: leaf\n  role: spine\n"), "spine",
      r"duplicate"),
-    # Features of later issues: update these cases when they land.
-    ("not_supported_trim", GOOD.replace("  default_tc: 0\n", "  default_tc: 0\n  trim:\n"
-                                        "    tcs: [1]\n    size: 128\n    dscp: 11\n"
-                                        "    tc: 2\n"),
-     "trim:", r"not supported yet"),
+    ("trim_missing_tc", GOOD.replace("  default_tc: 0\n", "  default_tc: 0\n  trim:\n"
+                                     "    tcs: [1]\n    size: 128\n    dscp: 11\n"),
+     "trim:", r"missing required key 'tc' in 'qos.trim'"),
     ("unknown_lb_mode", GOOD.replace("  mode: hash", "  mode: ecmp"), "ecmp",
      r"unknown load-balance mode"),
-    ("not_supported_topology", GOOD + "topology:\n  design: rail-optimized\n", "topology:",
-     r"not supported yet"),
+    ("topology_zero_rails", GOOD + "topology:\n  sus: 2\n  servers_per_su: 4\n  rails: 0\n"
+     "  spines: 2\n  this: {{ su: 0, rail: 0 }}\n", "rails: 0", r"'rails' must be between 1"),
     ("empty", "", None, r""),
     ("binary", "\x00\x01\x02\xff\xfe garbage \x7f\x00\n", None, r""),
     ("not_a_mapping", "- just\n- a list\n", None, r""),

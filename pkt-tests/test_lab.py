@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright (c) 2026 The railsw authors
 """The lab of README command 1: unmodified Linux hosts in network namespaces,
-attached to railsw through TAP ports, ping each other through it."""
+attached to railsw through TAP ports, ping each other through it (IPv4 and
+IPv6, resolving the switch by ARP and ND) and see it in tracepath."""
 
 import os
 import re
+import shutil
 import socket
 
 import pytest
@@ -75,6 +77,76 @@ def test_lab_hosts_ping(lab):
         assert neigh[ip]["mac"].lower() == macs[ip] and neigh[ip]["port"] == port, neigh
     ports = lab.ports()
     assert all(p["rx_packets"] >= 6 and p["tx_packets"] >= 6 for p in ports.values()), ports
+
+
+def ping6(ns, target, count=3):
+    return railsw.run(["ip", "netns", "exec", ns, "ping", "-6", "-c", str(count), "-i", "0.2",
+                       "-w", "20", target], timeout=30, check=False)
+
+
+def lab_hosts6(lab):
+    """h1 and h2 with IPv4 and IPv6 addresses and default routes through the switch."""
+    h1, h2 = railsw.lab_netns("h1"), railsw.lab_netns("h2")
+    lab.move_to_netns("p0", h1, addr="10.0.1.1/24", gw="10.0.1.254", addr6="fd00:0:1::1/64",
+                      gw6="fd00:0:1::fe", mac="02:00:00:00:01:01")
+    lab.move_to_netns("p1", h2, addr="10.0.2.1/24", gw="10.0.2.254", addr6="fd00:0:2::1/64",
+                      gw6="fd00:0:2::fe", mac="02:00:00:00:02:01")
+    return h1, h2
+
+
+def test_lab_hosts_ping6(lab):
+    """Unmodified Linux hosts resolve the switch with ND and ping6 through it.
+
+    Steps: start railsw on config/lab.yaml; h1 gets fd00:0:1::1/64 (default
+    via fd00:0:1::fe), h2 fd00:0:2::1/64 (default via fd00:0:2::fe), no
+    static neighbours anywhere; ping6 the gateway, then h1 -> h2 and
+    h2 -> h1, 3 echoes each.
+    Verify: every ping gets all its replies (the hosts resolve the switch by
+    NS/NA, the switch resolves them by NS); `show neighbors` lists both IPv6
+    hosts as learned with their MACs on their ports; `show icmp` counts the
+    switch's NS, NA and echo replies.
+    """
+    h1, h2 = lab_hosts6(lab)
+    for ns, target in ((h1, "fd00:0:1::fe"), (h1, "fd00:0:2::1"), (h2, "fd00:0:1::1"),
+                       (h2, "fd00:0:2::fe")):
+        r = ping6(ns, target)
+        assert r.returncode == 0, f"{ns} ping -6 {target} failed:\n{r.stdout}{r.stderr}\n" + \
+            lab.log_tail()
+    neigh = {n["ip"]: n for n in lab.neighbors()}
+    for ip, port, mac in (("fd00:0:1::1", "p0", "02:00:00:00:01:01"),
+                          ("fd00:0:2::1", "p1", "02:00:00:00:02:01")):
+        assert ip in neigh and neigh[ip]["state"] in ("reachable", "stale"), neigh
+        assert neigh[ip]["mac"].lower() == mac and neigh[ip]["port"] == port, neigh
+    icmp = lab.ctl("show", "icmp")["icmp"]
+    assert icmp["nd_ns_rx"] >= 1 and icmp["nd_na_tx"] >= 1 and icmp["nd_ns_tx"] >= 1, icmp
+    assert icmp["echo_replies"] >= 6, icmp
+
+
+def tracepath(ns, target, v6):
+    return railsw.run(["ip", "netns", "exec", ns, "tracepath", "-n", "-m", "5"] +
+                      (["-6"] if v6 else ["-4"]) + [target], timeout=60, check=False)
+
+
+@pytest.mark.skipif(shutil.which("tracepath") is None,
+                    reason="tracepath missing (iputils-tracepath, devtools/install-deps.sh)")
+@pytest.mark.parametrize("v6", [False, True], ids=["ipv4", "ipv6"])
+def test_lab_tracepath_shows_switch(lab, v6):
+    """traceroute through railsw shows its hop.
+
+    Steps: the hosts of test_lab_hosts_ping6; from h1 run
+    `tracepath -n -m 5` to h2 (10.0.2.1, or fd00:0:2::1 with -6).
+    Verify: exit 0; hop 1 is the switch's address on h1's side (10.0.1.254
+    / fd00:0:1::fe, the source of its time exceeded) and hop 2 is h2,
+    reached; `show icmp` time_exceeded >= 1.
+    """
+    h1, _ = lab_hosts6(lab)
+    target, hop1 = ("fd00:0:2::1", "fd00:0:1::fe") if v6 else ("10.0.2.1", "10.0.1.254")
+    r = tracepath(h1, target, v6)
+    out = r.stdout + r.stderr
+    assert r.returncode == 0, out + lab.log_tail()
+    assert re.search(r"^\s*1:\s+" + re.escape(hop1) + r"\s", out, re.M), out
+    assert re.search(r"^\s*2:\s+" + re.escape(target) + r"\s.*reached", out, re.M), out
+    assert lab.ctl("show", "icmp")["icmp"]["time_exceeded"] >= 1
 
 
 def lab_in_use():

@@ -868,25 +868,83 @@ test_qos_pfcwd_bad(void **state)
 }
 
 static void
-test_not_supported(void **state)
+test_trim_cnp(void **state)
 {
-	static const char *const keys[] = {"trim", "cnp"};
-	char yaml[512], msg[128];
-	size_t i;
+	struct rsw_config *cfg;
 
 	(void)state;
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		snprintf(yaml, sizeof(yaml), HEAD "qos:\n  trust: dscp\n  %s: {}\n", keys[i]);
-		snprintf(msg, sizeof(msg), "t.yaml:8: not supported yet: qos.%s", keys[i]);
-		expect_err(yaml, msg);
+	/* Bad input first. */
+	expect_err(HEAD "qos:\n  trim: { threshold: 64KB }\n",
+		   "t.yaml:7: missing required key 'tcs' in 'qos.trim'");
+	expect_err(HEAD "qos:\n  trim: { tcs: [1], tc: 2 }\n",
+		   "t.yaml:7: missing required key 'dscp' in 'qos.trim'");
+	expect_err(HEAD "qos:\n  trim: { tcs: [1], dscp: 11 }\n",
+		   "t.yaml:7: missing required key 'tc' in 'qos.trim'");
+	expect_err(HEAD "qos:\n  trim: { tcs: [1], dscp: 11, tc: 2, size: 77 }\n",
+		   "t.yaml:7: 'trim.size' must be between 78 and 9000 (got 77)");
+	expect_err(HEAD "qos:\n  trim: { tcs: [1], dscp: 64, tc: 2 }\n",
+		   "t.yaml:7: 'trim.dscp' must be between 0 and 63 (got 64)");
+	expect_err(HEAD "qos:\n  trim: { tcs: [1], dscp: 11, dscp_lasthop: -1, tc: 2 }\n",
+		   "t.yaml:7: 'trim.dscp_lasthop' must be between 0 and 63 (got -1)");
+	expect_err(HEAD "qos:\n  trim: { tcs: [1], dscp: 11, tc: 2, colour: red }\n",
+		   "t.yaml:7: unknown key 'colour' in 'qos.trim'");
+	expect_err(HEAD "qos:\n  lossless: [3]\n  trim:\n    tcs: [1, 3]\n    dscp: 11\n"
+			"    tc: 2\n",
+		   "t.yaml:9: TC 3 cannot be both trim-eligible ('trim.tcs') and lossless");
+	expect_err(HEAD "qos:\n  lossless: [2]\n  trim: { tcs: [1], dscp: 11, tc: 2 }\n",
+		   "t.yaml:8: 'trim.tc' 2 is lossless: trimmed packets need a lossy class");
+	expect_err(HEAD "qos:\n  scheduler: { strict: [7, 2] }\n"
+			"  trim: { tcs: [1], dscp: 11, tc: 2 }\n",
+		   "t.yaml:8: 'trim.tc' 2 is strict priority: trimmed packets need a DWRR class");
+	expect_err(HEAD "qos:\n  cnp: { coalesce_us: 50 }\n",
+		   "t.yaml:7: missing required key 'tc' in 'qos.cnp'");
+	expect_err(HEAD "qos:\n  cnp: { tc: 8 }\n",
+		   "t.yaml:7: 'cnp.tc' value must be a TC between 0 and 7 (got 8)");
+	expect_err(HEAD "qos:\n  cnp: { tc: 6, coalesce_us: 1000001 }\n",
+		   "t.yaml:7: 'cnp.coalesce_us' must be between 0 and 1000000 (got 1000001)");
+
+	/* Defaults and values. */
+	cfg = expect_ok(HEAD "qos:\n  trim: { tcs: [1], dscp: 11, tc: 2 }\n  cnp: { tc: 6 }\n");
+	assert_true(cfg->qos.trim.enabled);
+	assert_int_equal(cfg->qos.trim.tcs, 1u << 1);
+	assert_int_equal(cfg->qos.trim.threshold, 256 * 1024);
+	assert_int_equal(cfg->qos.trim.size, 128);
+	assert_int_equal(cfg->qos.trim.dscp, 11);
+	assert_false(cfg->qos.trim.has_dscp_lasthop);
+	assert_int_equal(cfg->qos.trim.tc, 2);
+	assert_true(cfg->qos.cnp.enabled);
+	assert_int_equal(cfg->qos.cnp.tc, 6);
+	assert_int_equal(cfg->qos.cnp.coalesce_us, 0);
+	rsw_config_free(cfg);
+	cfg = expect_ok(HEAD "qos:\n  trim: { tcs: [1, 4], threshold: 64KB, size: 200, dscp: 11,"
+			     " dscp_lasthop: 21, tc: 2 }\n  cnp: { tc: 6, coalesce_us: 50 }\n");
+	assert_int_equal(cfg->qos.trim.tcs, (1u << 1) | (1u << 4));
+	assert_int_equal(cfg->qos.trim.threshold, 64 * 1024);
+	assert_int_equal(cfg->qos.trim.size, 200);
+	assert_true(cfg->qos.trim.has_dscp_lasthop);
+	assert_int_equal(cfg->qos.trim.dscp_lasthop, 21);
+	assert_int_equal(cfg->qos.cnp.coalesce_us, 50);
+	{
+		json_t *j = rsw_config_to_json(cfg);
+		json_t *tr = json_object_get(json_object_get(j, "qos"), "trim");
+
+		assert_non_null(tr);
+		assert_int_equal(json_integer_value(json_object_get(tr, "size")), 200);
+		assert_int_equal(json_integer_value(json_object_get(tr, "dscp_lasthop")), 21);
+		assert_int_equal(json_integer_value(json_object_get(
+					 json_object_get(json_object_get(j, "qos"), "cnp"), "tc")),
+				 6);
+		json_decref(j);
 	}
+	rsw_config_free(cfg);
+	/* Not configured: null in show config. */
+	cfg = expect_ok(HEAD);
+	assert_false(cfg->qos.trim.enabled);
+	assert_false(cfg->qos.cnp.enabled);
+	rsw_config_free(cfg);
+	/* topology: is built (control/test/test_topology.c); an incomplete one is an error. */
 	expect_err(HEAD "topology:\n  design: rail-optimized\n",
-		   "t.yaml:6: not supported yet: topology");
-	/* Refused whatever the value, after keys that are built. */
-	expect_err(HEAD "qos:\n  lossless: [3]\n  trim:\n    tcs: [1]\n    size: 128\n",
-		   "t.yaml:8: not supported yet: qos.trim");
-	expect_err(HEAD "qos:\n  scheduler: { strict: [7, 6] }\n  cnp: { tc: 6 }\n",
-		   "t.yaml:8: not supported yet: qos.cnp");
+		   "t.yaml:6: missing required key 'sus' in 'topology'");
 }
 
 static void
@@ -1725,7 +1783,7 @@ main(void)
 		cmocka_unit_test(test_qos_buffer_reserve),
 		cmocka_unit_test(test_qos_ecn_bad),
 		cmocka_unit_test(test_qos_pfcwd_bad),
-		cmocka_unit_test(test_not_supported),
+		cmocka_unit_test(test_trim_cnp),
 		cmocka_unit_test(test_load_file_errors),
 		cmocka_unit_test(test_parse_rate),
 		cmocka_unit_test(test_parse_size),

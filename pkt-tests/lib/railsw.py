@@ -235,18 +235,20 @@ def to_yaml(obj, indent=0):
 
 
 class Switch:
-    """One railsw process on TAP ports.
+    """One railsw process on TAP ports (and any other port kind given by devargs).
 
     config: a dict in CONFIG.md's schema, or YAML text. With a dict, the
     switch name and control socket are filled in when absent, and ports may be
     given as {"name": ..., "ipv4": ...} without devargs: a TAP named
     tap_name(switch number, n) is created for the n-th port (Switch.tap[name] gives the
-    interface name, Switch.mac[name] the port MAC).
+    interface name, Switch.mac[name] the port MAC). A port given with other devargs
+    (net_memif, net_vhost, net_af_xdp, ...) is used as is; its Switch.tap entry is None.
     """
 
     _seq = 0
 
-    def __init__(self, build, config, lcores="0,1", mem=512, start=True, extra_eal=()):
+    def __init__(self, build, config, lcores="0,1", mem=512, start=True, extra_eal=(),
+                 huge_dir=None):
         Switch._seq += 1
         self.build = build
         self.prefix = f"rswt-{os.getpid()}-{Switch._seq}"
@@ -257,6 +259,7 @@ class Switch:
         self.lcores = lcores
         self.mem = mem
         self.extra_eal = list(extra_eal)
+        self.huge_dir = huge_dir  # a hugetlbfs mount: run on hugepages instead of --no-huge
         self.proc = None
         self.logf = None
         self.tap = {}
@@ -272,7 +275,10 @@ class Switch:
             f.write(text)
         if isinstance(config, dict):
             for i, p in enumerate(config.get("ports", [])):
-                self.tap[p["name"]] = port_name_of(p["devargs"])
+                # Only TAP ports have a kernel interface railsw creates; the iface= of
+                # net_af_xdp (an existing interface) or net_vhost (a socket path) is not one.
+                is_tap = p["devargs"].startswith("net_tap")
+                self.tap[p["name"]] = port_name_of(p["devargs"]) if is_tap else None
                 if "mac" in p:
                     self.mac[p["name"]] = p["mac"].lower()
         if start:
@@ -296,7 +302,8 @@ class Switch:
     # -- process
 
     def cmdline(self):
-        eal = ["-l", self.lcores, "--no-huge", "-m", str(self.mem), "--file-prefix", self.prefix]
+        huge = ["--huge-dir", self.huge_dir] if self.huge_dir else ["--no-huge"]
+        eal = ["-l", self.lcores] + huge + ["-m", str(self.mem), "--file-prefix", self.prefix]
         return [os.path.join(self.build, "control", "railsw")] + eal + self.extra_eal + [
             "--", "-c", self.conf]
 
