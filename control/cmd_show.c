@@ -18,6 +18,7 @@
 
 #include "rsw_cmd.h"
 #include "rsw_ctl.h"
+#include "rsw_ports.h"
 #include "rsw_topology.h"
 
 static int
@@ -70,6 +71,8 @@ port_json(uint16_t p)
 						    port_missed(p), rsw_ctl.missed_base[p])));
 	}
 	json_object_set_new(o, "devargs", json_string(cp->devargs));
+	json_object_set_new(o, "kind", json_string(rsw_port_kind_name(p)));
+	json_object_set_new(o, "mac_ctrl", json_boolean(rsw_port_mac_ctrl(p)));
 	json_object_set_new(o, "mtu", json_integer(cp->mtu));
 	if (cp->has_ipv4)
 		json_object_set_new(o, "ipv4",

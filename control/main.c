@@ -27,6 +27,7 @@
 #include "rsw_cmd.h"
 #include "rsw_ctl.h"
 #include "rsw_metrics.h"
+#include "rsw_ports.h"
 #include "rsw_telemetry.h"
 
 #define MAX_EAL_ARGS 256
@@ -50,6 +51,8 @@ usage(FILE *f, const char *prog)
 		"\n"
 		"  -c, --config FILE  switch configuration (YAML, see docs/config.md)\n"
 		"      --check        validate the configuration and exit (0 valid, 1 not)\n"
+		"      --list-port-kinds  the port kinds (devargs) railsw knows and what each\n"
+		"                     supports (docs/ports.md)\n"
 		"  -h, --help         this text\n"
 		"  -v, --version      print the version\n"
 		"\n"
@@ -57,6 +60,28 @@ usage(FILE *f, const char *prog)
 		"a PCI device, and --file-prefix railsw-<switch.name> unless given.\n"
 		"Without hugepages: %s -l 0,1 --no-huge -m 512 -- -c config/lab.yaml\n",
 		prog, prog, prog);
+}
+
+/* `railsw --list-port-kinds`: the table of rsw_ports.h, before EAL starts. */
+static void
+list_port_kinds(FILE *f)
+{
+	const struct rsw_port_kind *k;
+	unsigned int i;
+
+	fprintf(f, "%-11s %-60s %-9s %-45s %s\n", "KIND", "MULTI-QUEUE", "MAC_CTRL", "PFC RX/TX",
+		"LINK SPEED (no speed:)");
+	for (i = 0; (k = rsw_port_kind_get(i)) != NULL; i++)
+		fprintf(f, "%-11s %-60s %-9s %-45s %s\n", k->name, k->multi_queue,
+			k->mac_ctrl ? "yes" : (strcmp(k->name, "pci") == 0 ? "per NIC" : "no"),
+			k->pfc, k->speed);
+	fprintf(f, "\n%-11s %s\n", "KIND", "DEVARGS EXAMPLE");
+	for (i = 0; (k = rsw_port_kind_get(i)) != NULL; i++)
+		fprintf(f, "%-11s %s\n", k->name, k->example);
+	fprintf(f, "\n%-11s %s\n", "KIND", "KNOWN LIMITS");
+	for (i = 0; (k = rsw_port_kind_get(i)) != NULL; i++)
+		fprintf(f, "%-11s %s\n", k->name, k->limits);
+	fprintf(f, "\nOther DPDK devices work too; railsw has no notes on them (docs/ports.md).\n");
 }
 
 static bool
@@ -129,6 +154,7 @@ pool_create(const struct rsw_config *cfg, unsigned int n_workers)
 	/* L2 header with two tags, and the FCS some PMDs keep. */
 	room = (uint16_t)RTE_ALIGN_CEIL(
 		RTE_PKTMBUF_HEADROOM + max_mtu + RTE_ETHER_HDR_LEN + 8 + RTE_ETHER_CRC_LEN, 64);
+	room = RTE_MAX(room, rsw_ports_min_data_room(cfg));
 	/* Descriptors, plus what the shared buffer can hold at 256 bytes a frame on average. */
 	n = cfg->n_ports * (512u * n_workers + 512u + 64u) + RSW_PUNT_RING_SIZE +
 	    (n_workers + 1) * 512u + 3u * 1024 + 2048 +
@@ -166,6 +192,7 @@ main(int argc, char **argv)
 	static const struct option opts[] = {
 		{"config", required_argument, NULL, 'c'},
 		{"check", no_argument, NULL, 'C'},
+		{"list-port-kinds", no_argument, NULL, 'K'}, /* docs/ports.md */
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'v'},
 		{NULL, 0, NULL, 0},
@@ -204,6 +231,9 @@ main(int argc, char **argv)
 		case 'h':
 			usage(stdout, argv[0]);
 			return 0;
+		case 'K':
+			list_port_kinds(stdout);
+			return 0;
 		case 'v':
 			printf("railsw %s (DPDK %s)\n", RSW_VERSION, rte_version());
 			return 0;
@@ -229,6 +259,11 @@ main(int argc, char **argv)
 		return 0;
 	}
 
+	if (rsw_ports_precheck(cfg, err, sizeof(err)) != 0) {
+		fprintf(stderr, "railsw: %s\n", err);
+		rsw_config_free(cfg);
+		return 1;
+	}
 	ret = build_eal_args(cfg, eal_argc, argv, eal_argv, eal_store, sizeof(eal_store));
 	if (ret < 0) {
 		fprintf(stderr, "railsw: too many EAL arguments\n");
