@@ -438,19 +438,9 @@ cmd_port_admin(int argc, char **argv, void *ctx)
 	return rsw_cmd_ok();
 }
 
-static json_t *
-cmd_not_yet(int argc, char **argv, void *ctx)
-{
-	return rsw_cmd_error("not supported yet: %s", (const char *)ctx);
-}
-
 int
 rsw_ctl_commands_register(void)
 {
-	static const char *const later[][3] = {
-		{"reload", "[FILE]", "load a new configuration live"},
-	};
-	unsigned int i;
 	int ret = 0;
 
 	rsw_ctl.lb_base = calloc(RSW_MAX_GROUPS, sizeof(*rsw_ctl.lb_base));
@@ -479,9 +469,6 @@ rsw_ctl_commands_register(void)
 				cmd_clear_counters, NULL);
 	ret |= rsw_cmd_register("show topology", 0, 0, "", "this switch's place in the fabric",
 				rsw_topology_cmd_show, &rsw_ctl.cfg);
-	for (i = 0; i < RTE_DIM(later); i++)
-		ret |= rsw_cmd_register(later[i][0], 0, 1, later[i][1], later[i][2], cmd_not_yet,
-					(void *)(uintptr_t)later[i][0]);
 	ret |= rsw_cmd_register("port", 2, 2, "NAME down|up",
 				"administrative state: a down port takes no traffic",
 				cmd_port_admin, NULL);

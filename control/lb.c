@@ -49,7 +49,12 @@ group_live(const struct rsw_tables *t, const struct rsw_group *g, const bool *up
 void
 rsw_ctl_lb_poll(void)
 {
-	const struct rsw_tables *t = rsw_fib_main.tables;
+	rsw_ctl_lb_masks(rsw_fib_main.tables);
+}
+
+void
+rsw_ctl_lb_masks(const struct rsw_tables *t)
+{
 	bool up[RSW_MAX_PORTS];
 	uint32_t g;
 	uint16_t p;

@@ -35,11 +35,34 @@
 struct rsw_ctl_main rsw_ctl;
 
 static volatile sig_atomic_t stop_signal;
+static volatile sig_atomic_t reload_signal;
 
 static void
 on_signal(int sig)
 {
 	stop_signal = sig;
+}
+
+static void
+on_sighup(int sig)
+{
+	reload_signal = sig;
+}
+
+/* SIGHUP: reload the running file, as `railctl reload` does. */
+static void
+reload_on_signal(void)
+{
+	json_t *r;
+	char *s;
+
+	reload_signal = 0;
+	r = rsw_ctl_reload(NULL);
+	s = r ? json_dumps(r, JSON_COMPACT) : NULL;
+	printf("railsw: SIGHUP: reload: %s\n", s ? s : "out of memory");
+	fflush(stdout);
+	free(s);
+	json_decref(r);
 }
 
 static void
@@ -58,7 +81,7 @@ usage(FILE *f, const char *prog)
 		"\n"
 		"railsw adds a --vdev (or -a for PCI) per port devargs, --no-pci when no port is\n"
 		"a PCI device, and --file-prefix railsw-<switch.name> unless given.\n"
-		"Without hugepages: %s -l 0,1 --no-huge -m 512 -- -c config/lab.yaml\n",
+		"Without hugepages: %s -l 0,1 --no-huge -m 1024 -- -c config/lab.yaml\n",
 		prog, prog, prog);
 }
 
@@ -169,6 +192,8 @@ control_loop(struct rsw_sock *sock, struct rsw_metrics *metrics)
 	unsigned int n;
 
 	while (!stop_signal) {
+		if (reload_signal)
+			reload_on_signal();
 		n = rsw_ctl_punt_poll();
 		now = rsw_now_ms();
 		if (now - last_timer >= 100) {
@@ -272,7 +297,7 @@ main(int argc, char **argv)
 	if (rte_eal_init(ret, eal_argv) < 0) {
 		fprintf(stderr,
 			"railsw: EAL initialisation failed: %s\n"
-			"railsw: without hugepages, run with --no-huge -m 512; a stale run may hold "
+			"railsw: without hugepages, run with --no-huge -m 1024; a stale run may hold "
 			"the file prefix (--file-prefix)\n",
 			rte_strerror(rte_errno));
 		return 1;
@@ -321,7 +346,8 @@ main(int argc, char **argv)
 	}
 	rsw_tables_publish(t);
 	rsw_ctl_lb_poll();
-	if (rsw_ctl_commands_register() != 0 || rsw_ctl_icmp_commands_register() != 0) {
+	if (rsw_ctl_commands_register() != 0 || rsw_ctl_icmp_commands_register() != 0 ||
+	    rsw_ctl_reload_register() != 0) {
 		fprintf(stderr, "railsw: cannot register commands\n");
 		goto fail_ports;
 	}
@@ -345,6 +371,7 @@ main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
+	signal(SIGHUP, on_sighup);
 	for (i = 0; i < (int)w; i++)
 		rte_eal_remote_launch(rsw_worker_main, &rsw_ctl.workers[i],
 				      rsw_ctl.workers[i].lcore);
@@ -371,7 +398,8 @@ main(int argc, char **argv)
 	free(rsw_ctl.lb_base);
 	free(rsw_ctl.qos_base);
 	rte_eal_cleanup();
-	rsw_config_free(cfg);
+	/* The running configuration: a reload replaced (and freed) the one loaded here. */
+	rsw_config_free(rsw_ctl.cfg);
 	return 0;
 
 fail_ports:

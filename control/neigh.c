@@ -164,11 +164,26 @@ start_probing(struct ctl_neigh *n, uint64_t now)
 }
 
 /* A neighbour's MAC became known: publish it and send what was held. */
+/* Send what waited for n's MAC. */
+static void
+flush_held(struct ctl_neigh *n)
+{
+	uint8_t i;
+
+	for (i = 0; i < n->n_held; i++) {
+		struct rte_mbuf *m = n->held[i];
+		struct rsw_mbuf_meta *meta = rsw_meta(m);
+
+		rsw_rewrite(m, meta->l3_off, meta->kind, n->mac, &rsw_dp.ports[meta->out_port].mac);
+		rsw_ctl_send(meta->out_port, meta->tc, m);
+	}
+	n->n_held = 0;
+}
+
 static void
 resolved(uint32_t idx, const uint8_t *mac, uint64_t now)
 {
 	struct ctl_neigh *n = &neighs[idx];
-	uint8_t i;
 
 	if (n->state == NS_STATIC)
 		return; /* static neighbours from config win */
@@ -177,14 +192,7 @@ resolved(uint32_t idx, const uint8_t *mac, uint64_t now)
 	n->probes = 0;
 	n->updated_ms = now;
 	rsw_neigh_set(idx, mac);
-	for (i = 0; i < n->n_held; i++) {
-		struct rte_mbuf *m = n->held[i];
-		struct rsw_mbuf_meta *meta = rsw_meta(m);
-
-		rsw_rewrite(m, meta->l3_off, meta->kind, mac, &rsw_dp.ports[meta->out_port].mac);
-		rsw_ctl_send(meta->out_port, meta->tc, m);
-	}
-	n->n_held = 0;
+	flush_held(n);
 }
 
 int
@@ -224,6 +232,45 @@ rsw_ctl_neigh_init(const struct rsw_config *cfg)
 		rsw_neigh_set((uint32_t)idx, cn->mac);
 	}
 	return 0;
+}
+
+void
+rsw_ctl_neigh_reload(const struct rsw_config *cfg)
+{
+	uint64_t now = rsw_now_ms();
+	uint32_t i, j;
+
+	neigh_cfg = cfg;
+	/* Static entries the new configuration no longer has: resolve them like any other. */
+	for (i = 0; i < RSW_NEIGH_SLOTS; i++) {
+		struct ctl_neigh *n = &neighs[i];
+		bool kept = false;
+
+		if (n->state != NS_STATIC)
+			continue;
+		for (j = 0; j < cfg->n_neighbors && !kept; j++)
+			kept = memcmp(&cfg->neighbors[j].ip, &n->ip, sizeof(n->ip)) == 0 &&
+			       cfg->neighbors[j].port == n->port;
+		if (kept)
+			continue;
+		rsw_neigh_set(i, NULL);
+		start_probing(n, now);
+	}
+	/* New and changed static entries win over learned ones. */
+	for (i = 0; i < cfg->n_neighbors; i++) {
+		const struct rsw_cfg_neighbor *cn = &cfg->neighbors[i];
+		int idx = rsw_neigh_get(&cn->ip, cn->port);
+
+		if (idx < 0)
+			continue;
+		neighs[idx].ip = cn->ip;
+		neighs[idx].port = cn->port;
+		neighs[idx].state = NS_STATIC;
+		memcpy(neighs[idx].mac, cn->mac, 6);
+		rsw_neigh_set((uint32_t)idx, cn->mac);
+		/* Packets held while it resolved go now. */
+		flush_held(&neighs[idx]);
+	}
 }
 
 void

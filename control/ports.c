@@ -529,6 +529,13 @@ rsw_ports_close(void)
 	ports_cfg = NULL;
 }
 
+void
+rsw_ports_set_config(const struct rsw_config *cfg)
+{
+	if (ports_cfg != NULL)
+		ports_cfg = cfg;
+}
+
 uint64_t
 rsw_port_speed(uint16_t p)
 {

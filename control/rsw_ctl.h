@@ -65,6 +65,9 @@ int rsw_ports_setup(const struct rsw_config *cfg, struct rte_mempool *pool, unsi
 /** Stop and close every port. */
 void rsw_ports_close(void);
 
+/** Point ports.c at a reloaded configuration (its ports are the same). */
+void rsw_ports_set_config(const struct rsw_config *cfg);
+
 /** Speed the port runs at, in bit/s: config `speed`, else link speed, else 0. */
 uint64_t rsw_port_speed(uint16_t p);
 
@@ -119,6 +122,12 @@ uint8_t rsw_ctl_tc(void);
  * @return the entry's index, or -ENOENT (not learned).
  */
 int rsw_ctl_neigh_learn(const struct rsw_ip *ip, uint16_t p, const uint8_t *mac, bool create);
+
+/**
+ * A reloaded configuration: neighbours it no longer lists as static are resolved like any
+ * other; its static neighbours are installed (and what waited for them is sent).
+ */
+void rsw_ctl_neigh_reload(const struct rsw_config *cfg);
 
 /** Drop held packets and free state. */
 void rsw_ctl_neigh_fini(void);
@@ -211,8 +220,24 @@ void rsw_ctl_pfcwd_poll(uint64_t now_ms);
  */
 void rsw_ctl_lb_poll(void);
 
+/** The same for tables t (a generation about to be published). */
+void rsw_ctl_lb_masks(const struct rsw_tables *t);
+
 /** Whether member j of group g is live now (for `show lb`). */
 bool rsw_ctl_lb_member_up(uint32_t g, uint32_t j);
+
+/* reload.c */
+
+/**
+ * Load path (the running file when NULL), refuse it when it changes what needs a restart,
+ * else build its tables aside, publish them (RCU) and make it the running configuration.
+ * @return {"ok":true,"generation":N} or {"error":"FILE:LINE: ..."} / {"error":"requires
+ *   restart: KEY"}; the old configuration keeps running on any error.
+ */
+json_t *rsw_ctl_reload(const char *path);
+
+/** Register `reload [FILE]`. @return 0 or -errno. */
+int rsw_ctl_reload_register(void);
 
 /* cmd_show.c */
 

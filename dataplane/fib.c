@@ -23,7 +23,7 @@ RTE_LOG_REGISTER_DEFAULT(rsw_fib_logtype, INFO);
 #define FIB_LOG(level, ...) rte_log(RTE_LOG_##level, rsw_fib_logtype, "fib: " __VA_ARGS__)
 
 #define RSW_FIB4_TBL8 (1 << 12) /* 2-byte next hops: 2 MiB of tbl8 */
-#define RSW_FIB6_TBL8 (1 << 14)
+#define RSW_FIB6_TBL8 (1 << 13)
 
 struct rsw_fib_main rsw_fib_main;
 
@@ -78,13 +78,13 @@ rsw_tables_alloc(uint64_t generation, uint32_t max_results, uint32_t max_nh, uin
 	struct rte_fib_conf c4 = {
 		.type = RTE_FIB_DIR24_8,
 		.default_nh = RSW_FIB_NO_ROUTE,
-		.max_routes = RSW_MAX_ROUTES * 2,
+		.max_routes = RSW_MAX_ROUTES + 4 * RSW_MAX_PORTS,
 		.dir24_8 = {.nh_sz = RTE_FIB_DIR24_8_2B, .num_tbl8 = RSW_FIB4_TBL8},
 	};
 	struct rte_fib6_conf c6 = {
 		.type = RTE_FIB6_TRIE,
 		.default_nh = RSW_FIB_NO_ROUTE,
-		.max_routes = RSW_MAX_ROUTES * 2,
+		.max_routes = RSW_MAX_ROUTES + 4 * RSW_MAX_PORTS,
 		.trie = {.nh_sz = RTE_FIB6_TRIE_2B, .num_tbl8 = RSW_FIB6_TBL8},
 	};
 	struct rsw_tables *t;

@@ -164,7 +164,7 @@ trap cleanup_on_exit EXIT
 trap 'exit 130' INT TERM
 
 say "starting railsw (log: $LOG)"
-cmd=("$railsw" -l 0,1 --no-huge -m 512 --file-prefix "$PREFIX" -- -c "$CONFIG")
+cmd=("$railsw" -l 0,1 --no-huge -m 1024 --file-prefix "$PREFIX" -- -c "$CONFIG")
 echo "${cmd[*]}"
 nohup "${cmd[@]}" >"$LOG" 2>&1 </dev/null &
 child=$!

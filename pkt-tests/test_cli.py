@@ -166,7 +166,7 @@ def test_bad_config(build, cfgdir, name, text, line, msg):
     # An empty file has no line to name: `FILE: message` is accepted there.
     pattern = re.escape(path) + (r"(?::(\d+))?: (.+)" if name == "empty" else r":(\d+): (.+)")
     for args in (["-c", path, "--check"],
-                 ["-l", "0,1", "--no-huge", "-m", "512", "--file-prefix",
+                 ["-l", "0,1", "--no-huge", "-m", "1024", "--file-prefix",
                   f"rswt-{os.getpid()}-0", "--", "-c", path]):
         r = railsw.run([railsw_bin(build)] + args, timeout=30, check=False)
         assert r.returncode == 1, f"{args}: rc={r.returncode}\n{r.stderr}"

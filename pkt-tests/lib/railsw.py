@@ -247,7 +247,7 @@ class Switch:
 
     _seq = 0
 
-    def __init__(self, build, config, lcores="0,1", mem=512, start=True, extra_eal=(),
+    def __init__(self, build, config, lcores="0,1", mem=1024, start=True, extra_eal=(),
                  huge_dir=None):
         Switch._seq += 1
         self.build = build
