@@ -282,12 +282,19 @@ qos_now(void)
 	return s;
 }
 
+/* Fills the row of one (port, TC) of a per-queue table. */
+typedef void(tc_row_fn)(json_t *o, const struct rsw_qos_stats *s, int p, int tc);
+
+/*
+ * The rows of a table with one object per (port, TC): {"port", tc_key, ..., "lossless"},
+ * for every port or the one argv names.
+ */
 static json_t *
-cmd_show_queues(int argc, char **argv, void *ctx)
+per_port_tc(int argc, char **argv, const char *table, const char *tc_key, tc_row_fn *row)
 {
 	json_t *arr, *err = NULL;
 	struct rsw_qos_stats *s;
-	int only = port_filter(argc, argv, &err), p, tc, i;
+	int only = port_filter(argc, argv, &err), p, tc;
 
 	if (only == -2)
 		return err;
@@ -300,79 +307,73 @@ cmd_show_queues(int argc, char **argv, void *ctx)
 			continue;
 		for (tc = 0; tc < RSW_N_TC; tc++) {
 			json_t *o = json_pack("{s:s, s:i}", "port", rsw_ctl.cfg->ports[p].name,
-					      "tc", tc);
+					      tc_key, tc);
 
-			for (i = 0; i < RSW_N_QUEUE_CTRS; i++) {
-				json_object_set_new(
-					o, rsw_queue_ctr_name(i),
-					json_integer((json_int_t)since(
-						s->q[p][tc][i], rsw_ctl.qos_base->q[p][tc][i])));
-				if (i == RSW_QC_trimmed) {
-					json_object_set_new(
-						o, "depth_bytes",
-						json_integer((json_int_t)__atomic_load_n(
-							&rsw_qos.port[p].q_bytes[tc],
-							__ATOMIC_RELAXED)));
-					json_object_set_new(
-						o, "watermark_bytes",
-						json_integer((json_int_t)s->q_watermark[p][tc]));
-				}
-			}
+			row(o, s, p, tc);
 			json_object_set_new(o, "lossless",
 					    json_boolean(rsw_ctl.cfg->qos.lossless & (1u << tc)));
 			json_array_append_new(arr, o);
 		}
 	}
 	free(s);
-	return json_pack("{s:o}", "queues", arr);
+	return json_pack("{s:o}", table, arr);
+}
+
+static void
+queue_row(json_t *o, const struct rsw_qos_stats *s, int p, int tc)
+{
+	int i;
+
+	for (i = 0; i < RSW_N_QUEUE_CTRS; i++) {
+		json_object_set_new(o, rsw_queue_ctr_name(i),
+				    json_integer((json_int_t)since(s->q[p][tc][i],
+								   rsw_ctl.qos_base->q[p][tc][i])));
+		if (i == RSW_QC_trimmed) {
+			json_object_set_new(
+				o, "depth_bytes",
+				json_integer((json_int_t)__atomic_load_n(
+					&rsw_qos.port[p].q_bytes[tc], __ATOMIC_RELAXED)));
+			json_object_set_new(o, "watermark_bytes",
+					    json_integer((json_int_t)s->q_watermark[p][tc]));
+		}
+	}
+}
+
+static json_t *
+cmd_show_queues(int argc, char **argv, void *ctx)
+{
+	return per_port_tc(argc, argv, "queues", "tc", queue_row);
+}
+
+static void
+pfc_row(json_t *o, const struct rsw_qos_stats *s, int p, int tc)
+{
+	uint64_t v;
+	int i;
+
+	for (i = 0; i < RSW_N_PFC_CTRS; i++) {
+		if (i == RSW_FC_pfcwd_storms)
+			v = rsw_ctl.wd_storms[p][tc];
+		else if (i == RSW_FC_pfcwd_restores)
+			v = rsw_ctl.wd_restores[p][tc];
+		else
+			v = s->pfc[p][tc][i];
+		json_object_set_new(
+			o, rsw_pfc_ctr_name(i),
+			json_integer((json_int_t)since(v, rsw_ctl.qos_base->pfc[p][tc][i])));
+	}
+	json_object_set_new(o, "paused",
+			    json_boolean(__atomic_load_n(&rsw_qos.port[p].paused_until[tc],
+							 __ATOMIC_RELAXED) > rte_rdtsc()));
+	json_object_set_new(
+		o, "storm",
+		json_boolean(rsw_qos.port[p].storm_drop[tc] || rsw_qos.port[p].storm_ignore[tc]));
 }
 
 static json_t *
 cmd_show_pfc(int argc, char **argv, void *ctx)
 {
-	json_t *arr, *err = NULL;
-	struct rsw_qos_stats *s;
-	int only = port_filter(argc, argv, &err), p, tc, i;
-
-	if (only == -2)
-		return err;
-	s = qos_now();
-	if (s == NULL)
-		return rsw_cmd_error("out of memory");
-	arr = json_array();
-	for (p = 0; p < rsw_ctl.cfg->n_ports; p++) {
-		if (only >= 0 && only != p)
-			continue;
-		for (tc = 0; tc < RSW_N_TC; tc++) {
-			json_t *o = json_pack("{s:s, s:i}", "port", rsw_ctl.cfg->ports[p].name,
-					      "priority", tc);
-			uint64_t v;
-
-			for (i = 0; i < RSW_N_PFC_CTRS; i++) {
-				if (i == RSW_FC_pfcwd_storms)
-					v = rsw_ctl.wd_storms[p][tc];
-				else if (i == RSW_FC_pfcwd_restores)
-					v = rsw_ctl.wd_restores[p][tc];
-				else
-					v = s->pfc[p][tc][i];
-				json_object_set_new(o, rsw_pfc_ctr_name(i),
-						    json_integer((json_int_t)since(
-							    v, rsw_ctl.qos_base->pfc[p][tc][i])));
-			}
-			json_object_set_new(o, "lossless",
-					    json_boolean(rsw_ctl.cfg->qos.lossless & (1u << tc)));
-			json_object_set_new(
-				o, "paused",
-				json_boolean(__atomic_load_n(&rsw_qos.port[p].paused_until[tc],
-							     __ATOMIC_RELAXED) > rte_rdtsc()));
-			json_object_set_new(o, "storm",
-					    json_boolean(rsw_qos.port[p].storm_drop[tc] ||
-							 rsw_qos.port[p].storm_ignore[tc]));
-			json_array_append_new(arr, o);
-		}
-	}
-	free(s);
-	return json_pack("{s:o}", "pfc", arr);
+	return per_port_tc(argc, argv, "pfc", "priority", pfc_row);
 }
 
 static json_t *
@@ -414,10 +415,15 @@ cmd_show_buffer(int argc, char **argv, void *ctx)
 	}
 	wm = s->buf_watermark;
 	free(s);
-	return json_pack("{s:{s:I, s:I, s:I, s:I}, s:o}", "buffer", "total",
+	/* Mempool use (mbufs out of the pool: rx descriptors, queues, in flight; per-lcore
+	 * caches count as free), so tests can check nothing leaks. */
+	return json_pack("{s:{s:I, s:I, s:I, s:I, s:I, s:I}, s:o}", "buffer", "total",
 			 (json_int_t)(t ? t->qos.total : 0), "used", (json_int_t)used,
 			 "headroom_reserved", (json_int_t)(t ? t->qos.headroom_reserved : 0),
-			 "watermark", (json_int_t)wm, "pgs", pgs);
+			 "watermark", (json_int_t)wm, "mbufs_in_use",
+			 (json_int_t)(rsw_ctl.pool ? rte_mempool_in_use_count(rsw_ctl.pool) : 0),
+			 "mbufs_total", (json_int_t)(rsw_ctl.pool ? rsw_ctl.pool->size : 0), "pgs",
+			 pgs);
 }
 
 static json_t *
