@@ -209,6 +209,9 @@ rsw_lb_select(const struct rsw_tables *t, const struct rsw_group *g, uint32_t gi
 
 	if (unlikely(live == 0))
 		return RSW_LB_NONE;
+	/* A plain route: nothing to choose, no hash to compute. */
+	if (g->n_members == 1)
+		return 0;
 	switch (rsw_lb_mode_of(t, g, info)) {
 	case RSW_LB_SPRAY:
 		if (t->spray_random)
