@@ -91,7 +91,9 @@ parse_ipv4(const uint8_t *p, uint32_t avail, const struct rte_mbuf *m, struct rs
 	tot = rte_be_to_cpu_16(ip->total_length);
 	if (unlikely(ihl < sizeof(*ip) || ihl > avail || tot < ihl || tot > avail))
 		return drop(info, RSW_PC_parse_errors);
-	if (!(m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_GOOD) && unlikely(rsw_cksum(ip, ihl) != 0))
+	/* A valid header sums to 0xffff (its complement, rsw_cksum, is 0). */
+	if (!(m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_GOOD) &&
+	    unlikely(rte_raw_cksum(ip, ihl) != 0xffff))
 		return drop(info, RSW_PC_parse_errors);
 
 	info->l3_len = (uint16_t)tot;
