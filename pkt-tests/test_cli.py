@@ -69,6 +69,33 @@ BAD = [
     ("trim_missing_tc", GOOD.replace("  default_tc: 0\n", "  default_tc: 0\n  trim:\n"
                                      "    tcs: [1]\n    size: 128\n    dscp: 11\n"),
      "trim:", r"missing required key 'tc' in 'qos.trim'"),
+    ("trim_size_too_small", GOOD.replace("  default_tc: 0\n", "  default_tc: 0\n  trim:\n"
+                                         "    tcs: [1]\n    size: 77\n    dscp: 11\n"
+                                         "    tc: 2\n"),
+     "size: 77", r"'trim.size' must be between 78"),
+    ("trim_dscp_out_of_range", GOOD.replace("  default_tc: 0\n", "  default_tc: 0\n  trim:\n"
+                                            "    tcs: [1]\n    dscp: 64\n    tc: 2\n"),
+     "dscp: 64", r"'trim.dscp' must be between 0 and 63"),
+    ("trim_tc_eligible_and_lossless",
+     GOOD.replace("  default_tc: 0\n", "  default_tc: 0\n  lossless: [3]\n  trim:\n"
+                  "    tcs: [1, 3]\n    dscp: 11\n    tc: 2\n"),
+     "tcs: [1, 3]", r"TC 3 cannot be both trim-eligible"),
+    ("trim_tc_lossless", GOOD.replace("  default_tc: 0\n", "  default_tc: 0\n  lossless: [2]\n"
+                                      "  trim:\n    tcs: [1]\n    dscp: 11\n    tc: 2\n"),
+     "    tc: 2", r"'trim.tc' 2 is lossless"),
+    ("trim_tc_strict", GOOD.replace("  default_tc: 0\n", "  default_tc: 0\n  scheduler:\n"
+                                    "    strict: [2]\n  trim:\n    tcs: [1]\n    dscp: 11\n"
+                                    "    tc: 2\n"),
+     "    tc: 2", r"'trim.tc' 2 is strict priority"),
+    ("cnp_missing_tc", GOOD.replace("  default_tc: 0\n", "  default_tc: 0\n  cnp:\n"
+                                    "    coalesce_us: 50\n"),
+     "cnp:", r"missing required key 'tc' in 'qos.cnp'"),
+    ("cnp_tc_out_of_range", GOOD.replace("  default_tc: 0\n", "  default_tc: 0\n  cnp:\n"
+                                         "    tc: 8\n"),
+     "tc: 8", r"'cnp.tc' value must be a TC between 0 and 7"),
+    ("cnp_coalesce_out_of_range", GOOD.replace("  default_tc: 0\n", "  default_tc: 0\n  cnp:\n"
+                                               "    tc: 6\n    coalesce_us: 1000001\n"),
+     "coalesce_us: 1000001", r"'cnp.coalesce_us' must be between 0 and 1000000"),
     ("unknown_lb_mode", GOOD.replace("  mode: hash", "  mode: ecmp"), "ecmp",
      r"unknown load-balance mode"),
     ("topology_zero_rails", GOOD + "topology:\n  sus: 2\n  servers_per_su: 4\n  rails: 0\n"

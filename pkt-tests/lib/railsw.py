@@ -22,6 +22,7 @@ concurrent runs never touch each other's state, and a stale object is one
 whose creator is gone.
 """
 
+import contextlib
 import errno
 import json
 import os
@@ -449,6 +450,41 @@ class Switch:
     def neighbors(self):
         return self.ctl("show", "neighbors")["neighbors"]
 
+    # -- mbuf accounting (`show buffer`: mbufs_in_use, mbufs_total)
+
+    def mbufs(self):
+        """(mbufs_in_use, mbufs_total) of the switch's mempool. In use counts
+        mbufs out of the pool: posted to rx descriptors, queued, in flight;
+        per-lcore caches count as free."""
+        b = self.ctl("show", "buffer")["buffer"]
+        return b["mbufs_in_use"], b["mbufs_total"]
+
+    def mbufs_in_use(self):
+        return self.mbufs()[0]
+
+    def settled_mbufs(self, timeout=10, stable=0.5, interval=0.05):
+        """The in-use count once the switch is at rest: the shared buffer is
+        empty and the count has not changed for `stable` seconds (bounded by
+        `timeout`; raises TimeoutError naming the last values)."""
+        state = {"value": None, "since": 0.0, "used": None}
+
+        def settled():
+            b = self.ctl("show", "buffer")["buffer"]
+            now = time.monotonic()
+            state["used"] = b["used"]
+            if b["used"] != 0 or b["mbufs_in_use"] != state["value"]:
+                state["value"], state["since"] = b["mbufs_in_use"], now
+                return False
+            return now - state["since"] >= stable
+
+        try:
+            wait_until(settled, timeout, interval=interval, what="the mbuf count to settle")
+        except TimeoutError:
+            raise TimeoutError(f"mbufs_in_use did not settle within {timeout}s (last "
+                               f"{state['value']}, buffer used {state['used']})") from None
+        return state["value"]
+
+
     # -- namespaces
 
     def move_to_netns(self, port, ns, addr=None, gw=None, gw6=None, addr6=None, mac=None):
@@ -477,6 +513,37 @@ class Switch:
             run(x + ["ip", "route", "add", "default", "via", gw])
         if gw6:
             run(x + ["ip", "-6", "route", "add", "default", "via", gw6])
+
+
+@contextlib.contextmanager
+def no_mbuf_leak(sw, what="scenario", timeout=10, stable=0.5):
+    """Check that the block returns every mbuf it made the switch take.
+
+    Before: wait until the switch is at rest (Switch.settled_mbufs) and note
+    mbufs_in_use. After the block (only when it did not raise): poll, bounded
+    by `timeout`, until the count is back to that value with the buffer empty,
+    and stays there for `stable` seconds. More in use = a leak; fewer = a
+    double free (an mbuf returned twice, so the pool hands it out twice).
+    Yields the before value."""
+    before = sw.settled_mbufs(timeout=timeout, stable=stable)
+    yield before
+    last = {}
+
+    def back():
+        b = sw.ctl("show", "buffer")["buffer"]
+        last.update(b)
+        return b["used"] == 0 and b["mbufs_in_use"] == before
+
+    try:
+        wait_until(back, timeout, interval=0.05, what="mbufs_in_use to return")
+        after = sw.settled_mbufs(timeout=timeout, stable=stable)
+    except TimeoutError:
+        after = last.get("mbufs_in_use")
+    if after != before:
+        kind = "leaked" if after > before else "double-freed (returned twice)"
+        raise AssertionError(
+            f"{what}: mbufs_in_use {before} before, {after} after (buffer used "
+            f"{last.get('used')}): {abs(after - before)} mbufs {kind}")
 
 
 def lab_netns(name):
