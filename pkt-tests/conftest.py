@@ -18,6 +18,11 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib
 import railsw  # noqa: E402
 
 
+def pytest_configure(config):
+    config.addinivalue_line("markers", "soak: long-running soak test (RAILSW_SOAK_SECONDS, "
+                            "default 60); deselect with -m 'not soak'")
+
+
 def pytest_collection_modifyitems(config, items):
     if os.geteuid() != 0:
         skip = pytest.mark.skip(reason="packet tests need root (TAP devices, raw sockets, "

@@ -12,6 +12,8 @@ Capture    AF_PACKET sockets opened on a set of interfaces *before* a test
            itself sent (PACKET_OUTGOING on the sending interface).
 Injector   sends raw frames on a TAP (the kernel side transmits them into the
            switch), as scapy's sendp does, one socket kept per interface.
+no_mbuf_leak   a context manager: mbufs_in_use (show buffer) at rest after a block
+           equals its value before (docs/reliability.md, "Mbuf accounting").
 cleanup_stale  removes TAP interfaces, namespaces, DPDK runtime directories and
            railsw processes a killed earlier run of these tests left behind.
 
