@@ -1,0 +1,776 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The railsw authors
+#
+# A leaf-spine fabric of railsw switches on one machine (docs/fabric-lab.md).
+#
+# Usage: devtools/fabric-lab.sh up [TOPOLOGY_FILE]   build the fabric (default config/fabric-lab.yaml)
+#        devtools/fabric-lab.sh status                processes, links, counters, CPU
+#        devtools/fabric-lab.sh ping                  ping, tracepath and ECMP over the spines
+#        devtools/fabric-lab.sh down                  stop and remove everything
+#
+# `up` asks `railctl plan --json` for every switch, cable and address of the
+# topology, writes one railsw configuration per switch into the state directory,
+# starts one railsw per switch (its own --file-prefix; spines first), links
+# leaves to spines over memif (one socket per cable: the spine is the server),
+# and puts every server in a network namespace holding the TAP of its leaf
+# downlink, with its address and a default route via the leaf's .254. A lab
+# that is (half) up is torn down first. `down` stops every railsw by PID
+# (SIGTERM, bounded wait, SIGKILL), removes the namespaces, memif sockets, the
+# state directory and stale /var/run/dpdk/<prefix> directories.
+#
+# Environment (all optional):
+#   RAILSW_BUILD         meson build directory (default: build)
+#   RAILSW_LAB_STATE     state directory (default: /run/railsw/fabric)
+#   RAILSW_LAB_TAG       1-8 letters/digits naming this lab's objects (default: rf):
+#                        EAL prefixes <tag>-<switch>, TAPs <tag><leaf>d<server>,
+#                        namespaces <tag>-<server>
+#   RAILSW_LAB_MEM       EAL -m per railsw, MB (default: 192, with --no-huge; 320 for `railctl reload`)
+#   RAILSW_LAB_LCORES    EAL -l for every railsw (default: 0,1)
+#   RAILSW_LAB_IDLE_US   switch.idle_sleep_us (default: 1000)
+# Must run as root (TAP devices, network namespaces).
+
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+
+PY=/usr/bin/python3
+build=${RAILSW_BUILD:-build}
+STATE=${RAILSW_LAB_STATE:-/run/railsw/fabric}
+TAG=${RAILSW_LAB_TAG:-rf}
+MEM=${RAILSW_LAB_MEM:-192}
+LCORES=${RAILSW_LAB_LCORES:-0,1}
+IDLE_US=${RAILSW_LAB_IDLE_US:-1000}
+DEFAULT_TOPO=config/fabric-lab.yaml
+RUN_DPDK=/var/run/dpdk
+
+railsw=$build/control/railsw
+railctl=$build/control/railctl
+
+die() {
+	echo "fabric-lab: $*" >&2
+	exit 1
+}
+say() { printf '\n== %s\n' "$*"; }
+usage() {
+	sed -n '7,10p' "$0" | sed 's/^# \{0,1\}//'
+	echo "(environment and details: sed -n 5,31p $0; docs/fabric-lab.md)"
+}
+
+[[ $TAG =~ ^[a-z0-9]{1,8}$ ]] || die "RAILSW_LAB_TAG must be 1-8 lower-case letters or digits (got '$TAG')"
+[[ $MEM =~ ^[0-9]+$ ]] || die "RAILSW_LAB_MEM must be a number of MB (got '$MEM')"
+[[ $IDLE_US =~ ^[0-9]+$ ]] || die "RAILSW_LAB_IDLE_US must be a number of microseconds (got '$IDLE_US')"
+case "$STATE" in
+/*) ;;
+*) STATE=$root/$STATE ;;
+esac
+STATE=${STATE%/}
+[ "$STATE" != "" ] && [ "$STATE" != "/run" ] && [ "$STATE" != "/tmp" ] ||
+	die "RAILSW_LAB_STATE must be a directory of its own (got '$STATE')"
+
+# ---------------------------------------------------------------------------
+# Processes
+
+# Is PID a railsw of this lab with EAL prefix PREFIX?
+is_ours() { # pid prefix
+	[ -n "${1:-}" ] && [ -r "/proc/$1/cmdline" ] &&
+		tr '\0' '\n' 2>/dev/null <"/proc/$1/cmdline" | grep -qx -- "$2"
+}
+
+# Any process at all using EAL prefix PREFIX?
+prefix_in_use() { # prefix
+	local d
+	for d in /proc/[0-9]*; do
+		if tr '\0' '\n' 2>/dev/null <"$d/cmdline" | grep -qx -- "$1"; then
+			tr '\0' '\n' 2>/dev/null <"$d/cmdline" | grep -qx -- "--file-prefix" && return 0
+		fi
+	done
+	return 1
+}
+
+# Stop every railsw named in the pidfiles of the state directory: SIGTERM all,
+# wait up to 15 s in all, then SIGKILL what is left. Only PIDs whose command line
+# carries this lab's prefix are signalled.
+stop_switches() {
+	local f name pid prefix left i
+	local -a pids=() prefixes=() names=()
+	for f in "$STATE"/*.pid; do
+		[ -e "$f" ] || continue
+		name=$(basename "$f" .pid)
+		pid=$(cat "$f" 2>/dev/null || true)
+		prefix="$TAG-$name"
+		if is_ours "$pid" "$prefix"; then
+			kill -TERM "$pid" 2>/dev/null || true
+			pids+=("$pid")
+			prefixes+=("$prefix")
+			names+=("$name")
+		fi
+	done
+	for _ in $(seq 1 150); do
+		left=0
+		for i in "${!pids[@]}"; do
+			is_ours "${pids[$i]}" "${prefixes[$i]}" && left=1
+		done
+		[ $left -eq 0 ] && break
+		sleep 0.1
+	done
+	for i in "${!pids[@]}"; do
+		if is_ours "${pids[$i]}" "${prefixes[$i]}"; then
+			echo "fabric-lab: ${names[$i]} (pid ${pids[$i]}) ignored SIGTERM for 15 s; killing it" >&2
+			kill -KILL "${pids[$i]}" 2>/dev/null || true
+		fi
+	done
+	for i in "${!pids[@]}"; do
+		for _ in $(seq 1 50); do
+			is_ours "${pids[$i]}" "${prefixes[$i]}" || break
+			sleep 0.1
+		done
+		echo "stopped ${names[$i]} (pid ${pids[$i]})"
+	done
+	rm -f "$STATE"/*.pid
+}
+
+lab_namespaces() {
+	ip netns list 2>/dev/null | awk '{print $1}' | grep -E "^$TAG-server-" || true
+}
+
+teardown() {
+	local ns d f left
+	mkdir -p "$RUN_DPDK" 2>/dev/null || true
+	if [ -d "$STATE" ]; then
+		stop_switches
+	fi
+	for ns in $(lab_namespaces); do
+		ip netns del "$ns" 2>/dev/null || echo "fabric-lab: could not delete namespace $ns" >&2
+	done
+	# EAL runtime directories of this lab's prefixes that no process uses (a
+	# killed railsw leaves its directory behind).
+	for d in "$RUN_DPDK/$TAG"-*; do
+		[ -d "$d" ] || continue
+		if prefix_in_use "$(basename "$d")"; then
+			echo "fabric-lab: $d is still in use by a process; left alone" >&2
+		else
+			rm -rf "$d"
+		fi
+	done
+	if [ -d "$STATE" ]; then
+		# Only the files this script makes, so a mistyped RAILSW_LAB_STATE loses nothing else.
+		rm -f "$STATE"/memif/*.sock "$STATE"/*.sock "$STATE"/*.yaml "$STATE"/*.log \
+			"$STATE"/*.tsv "$STATE"/plan.json "$STATE"/plan.txt "$STATE"/tag "$STATE"/topology \
+			"$STATE"/design
+		rmdir "$STATE/memif" 2>/dev/null || true
+		if ! rmdir "$STATE" 2>/dev/null; then
+			left=$(ls -A "$STATE" 2>/dev/null | head -n 5 | tr '\n' ' ')
+			echo "fabric-lab: $STATE holds files this script did not make ($left); left in place" >&2
+		fi
+	fi
+	return 0
+}
+
+# ---------------------------------------------------------------------------
+# Helpers
+
+need_root() {
+	[ "$(id -u)" -eq 0 ] || die "run as root (sudo $0 $*): the lab creates TAP devices and network namespaces"
+}
+
+need_build() {
+	[ -x "$railsw" ] && [ -x "$railctl" ] ||
+		die "$railsw or $railctl not found: build first (devtools/build.sh $build) or set RAILSW_BUILD"
+}
+
+need_lab() {
+	[ -s "$STATE/switches.tsv" ] ||
+		die "no lab in $STATE (start one with: $0 up; RAILSW_LAB_STATE picks another state directory)"
+}
+
+ctl() { # switch-socket args...
+	local s=$1
+	shift
+	timeout 10 "$railctl" -s "$s" "$@"
+}
+
+# JSON field extraction without jq: jpy 'python expression over j' < json
+jpy() {
+	"$PY" -c 'import json,sys
+j = json.load(sys.stdin)
+r = eval(sys.argv[1])
+if isinstance(r, (list, tuple)):
+    print("\n".join(str(x) for x in r))
+elif r is not None:
+    print(r)' "$1"
+}
+
+# switches.tsv: name tier prefix conf sock log pidfile ; hosts.tsv: server ns iface addr gw mac leaf port
+read_switches() {
+	SW_NAMES=() SW_TIER=() SW_SOCK=() SW_LOG=() SW_CONF=() SW_PIDF=()
+	local name tier prefix conf sock log pidf
+	while IFS=$'\t' read -r name tier prefix conf sock log pidf; do
+		[ -n "$name" ] || continue
+		SW_NAMES+=("$name")
+		SW_TIER+=("$tier")
+		SW_CONF+=("$conf")
+		SW_SOCK+=("$sock")
+		SW_LOG+=("$log")
+		SW_PIDF+=("$pidf")
+	done <"$STATE/switches.tsv"
+}
+
+read_hosts() {
+	H_SERVER=() H_NS=() H_IF=() H_ADDR=() H_GW=() H_MAC=() H_LEAF=() H_PORT=() H_RAIL=() H_ROUTES=()
+	local server ns ifc addr gw mac leaf port rail routes
+	[ -e "$STATE/hosts.tsv" ] || return 0
+	while IFS=$'\t' read -r server ns ifc addr gw mac leaf port rail routes; do
+		[ -n "$server" ] || continue
+		H_SERVER+=("$server")
+		H_NS+=("$ns")
+		H_IF+=("$ifc")
+		H_ADDR+=("$addr")
+		H_GW+=("$gw")
+		H_MAC+=("$mac")
+		H_LEAF+=("$leaf")
+		H_PORT+=("$port")
+		H_RAIL+=("$rail")
+		H_ROUTES+=("$routes")
+	done <"$STATE/hosts.tsv"
+}
+
+sock_of() { # switch name
+	local i
+	for i in "${!SW_NAMES[@]}"; do
+		[ "${SW_NAMES[$i]}" = "$1" ] && {
+			echo "${SW_SOCK[$i]}"
+			return 0
+		}
+	done
+	return 1
+}
+
+pid_of() { # index into SW_*
+	local pid
+	pid=$(cat "${SW_PIDF[$1]}" 2>/dev/null || true)
+	if is_ours "$pid" "$TAG-${SW_NAMES[$1]}"; then
+		echo "$pid"
+	fi
+}
+
+# ---------------------------------------------------------------------------
+# Configuration generator: STATE/plan.json -> configs and tables in STATE.
+
+generate() { # topology-file
+	"$PY" - "$STATE" "$TAG" "$IDLE_US" "$1" <<'PYEOF'
+import json, os, sys
+
+state, tag, idle_us, topo = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+with open(os.path.join(state, "plan.json")) as f:
+    plan = json.load(f)
+if "error" in plan:
+    sys.exit(f"fabric-lab: {plan['error']}")
+memif_dir = os.path.join(state, "memif")
+
+switches = plan["switches"]
+leaves = [s for s in switches if s["tier"] == "leaf"]
+spines = [s for s in switches if s["tier"] == "spine"]
+if not leaves or not spines:
+    sys.exit("fabric-lab: the plan has no leaf or no spine")
+if len(switches) > 16:
+    sys.exit(f"fabric-lab: {len(switches)} switches is more than this lab runs "
+             "(16; each one is a railsw process)")
+index = {s["name"]: i for i, s in enumerate(switches)}
+leaf_no = {s["name"]: i for i, s in enumerate(leaves)}
+
+# ports per switch: (sort key, name, role, devargs kind, peer)
+ports = {s["name"]: [] for s in switches}
+hosts = []
+for ln in plan["links"]:
+    a, ap = ln["a"], ln["a_port"]
+    if ln["kind"] == "server":
+        s = int(ap[len("down"):])
+        iface = f"{tag}{leaf_no[a]}d{s}"
+        if len(iface) > 15:
+            sys.exit(f"fabric-lab: interface name {iface} is longer than 15 characters")
+        ports[a].append(((0, s), ap, "downlink", ("tap", iface)))
+        leaf = next(x for x in leaves if x["name"] == a)
+        hosts.append({"server": ln["b"], "nic": ln["b_port"], "ns": f"{tag}-{ln['b']}",
+                      "iface": iface, "addr": ln["b_ip"], "gw": leaf["gateway"],
+                      "mac": "02:48:%02x:%02x:%02x:01" % (leaf_no[a], s,
+                                                          int(ln["b_port"][3:])),
+                      "leaf": a, "port": ap})
+    elif ln["kind"] == "fabric":
+        b, bp = ln["b"], ln["b_port"]
+        sock = os.path.join(memif_dir, f"{b}--{a}.sock")
+        if len(sock) > 107:
+            sys.exit(f"fabric-lab: memif socket path {sock} is too long for a unix socket; "
+                     "use a shorter RAILSW_LAB_STATE")
+        ports[a].append(((1, int(ap[len("up"):])), ap, "uplink", ("memif-client", sock)))
+        ports[b].append(((0, int(bp[len("down"):])), bp, "downlink", ("memif-server", sock)))
+    else:
+        sys.exit(f"fabric-lab: unknown link kind {ln['kind']!r}")
+
+# A spine's downlinks map to leaves 0..N-1 in file order: they must be contiguous.
+for s in spines:
+    ls = sorted(k[1] for k, *_ in ports[s["name"]])
+    if ls != list(range(len(ls))):
+        sys.exit(f"fabric-lab: {s['name']} is not cabled to leaves 0..{len(ls) - 1}")
+
+topo_keys = ("design", "sus", "servers_per_su", "rails", "spines", "radix",
+             "gpu_prefix", "fabric_prefix")
+rows = []
+order = spines + leaves   # memif servers (spines) first
+for sw in order:
+    name = sw["name"]
+    i = index[name]
+    if sw["tier"] == "leaf":
+        this = f"{{ su: {sw['su']}, rail: {sw['rail']} }}"
+        seed = 1
+    elif "rail" in sw and plan["design"] == "rail-only":
+        this = f"{{ rail: {sw['rail']}, spine: {sw['spine']} }}"
+        seed = 2
+    else:
+        this = f"{{ spine: {sw['spine']} }}"
+        seed = 2
+    sock = os.path.join(state, f"{name}.sock")
+    lines = [
+        f"# {name}: generated by devtools/fabric-lab.sh from {topo}; `down` removes it.",
+        "# Addresses and routes are derived from `topology:` (docs/topology.md).",
+        "switch:",
+        f"  name: {name}",
+        f"  role: {sw['tier']}",
+        f"  idle_sleep_us: {idle_us}",
+        "",
+        "ports:",
+    ]
+    n_tap = n_memif = 0
+    for j, (_, pname, role, (kind, arg)) in enumerate(sorted(ports[name])):
+        if kind == "tap":
+            dev = f"net_tap{n_tap},iface={arg}"
+            n_tap += 1
+        else:
+            r = "server" if kind == "memif-server" else "client"
+            dev = f"net_memif{n_memif},role={r},socket={arg},socket-abstract=no"
+            n_memif += 1
+        mac = "02:52:%02x:%02x:%02x:01" % (i, j, 0)
+        lines.append(f'  - {{ name: {pname}, devargs: "{dev}", mac: "{mac}", role: {role} }}')
+    lines += ["", "topology:"]
+    for k in topo_keys:
+        lines.append(f"  {k}: {plan[k]}")
+    lines.append(f"  this: {this}")
+    lines += [
+        "",
+        "load_balance:",
+        "  mode: hash",
+        "  hash_fields: [src_ip, dst_ip, proto, src_port, dst_port]",
+        f"  hash_seed: {seed}             # leaves and spines hash differently",
+        "",
+        "qos:",
+        "  buffer: { total: 2MB }      # a small buffer keeps the mbuf pool (and -m) small",
+        "",
+        "control:",
+        f"  socket: {sock}",
+        "",
+    ]
+    conf = os.path.join(state, f"{name}.yaml")
+    with open(conf, "w") as f:
+        f.write("\n".join(lines))
+    rows.append([name, sw["tier"], f"{tag}-{name}", conf, sock,
+                 os.path.join(state, f"{name}.log"), os.path.join(state, f"{name}.pid")])
+
+with open(os.path.join(state, "switches.tsv"), "w") as f:
+    for r in rows:
+        f.write("\t".join(r) + "\n")
+# Each NIC reaches the other leaves of its own rail through its own leaf
+# (rail-aligned, and the only way in a rail-only fabric); the default route
+# (via nic0) carries the rest.
+rail_of = {s["name"]: s["rail"] for s in leaves}
+with open(os.path.join(state, "hosts.tsv"), "w") as f:
+    for h in hosts:
+        routes = [x["subnet"] for x in leaves
+                  if plan["rails"] > 1 and x["rail"] == rail_of[h["leaf"]] and
+                  x["name"] != h["leaf"]]
+        f.write("\t".join([h["server"], h["ns"], h["iface"], h["addr"], h["gw"], h["mac"],
+                           h["leaf"], h["port"], str(rail_of[h["leaf"]]),
+                           ",".join(routes) or "-"]) + "\n")
+with open(os.path.join(state, "design"), "w") as f:
+    f.write(plan["design"] + "\n")
+PYEOF
+}
+
+# ---------------------------------------------------------------------------
+# Subcommands
+
+cmd_down() {
+	need_root down
+	if [ -s "$STATE/tag" ] && [ "$(cat "$STATE/tag")" != "$TAG" ]; then
+		die "$STATE belongs to a lab with tag $(cat "$STATE/tag"), not $TAG: set RAILSW_LAB_TAG"
+	fi
+	teardown
+	echo "fabric-lab: down (state $STATE, tag $TAG)"
+}
+
+wait_ready() { # index timeout-seconds
+	local i=$1 pid
+	pid=$(cat "${SW_PIDF[$i]}")
+	for _ in $(seq 1 $(($2 * 10))); do
+		if ! is_ours "$pid" "$TAG-${SW_NAMES[$i]}"; then
+			tail -n 25 "${SW_LOG[$i]}" >&2
+			die "${SW_NAMES[$i]} exited during start-up (log ${SW_LOG[$i]})"
+		fi
+		if ctl "${SW_SOCK[$i]}" show ports >/dev/null 2>&1; then
+			return 0
+		fi
+		sleep 0.1
+	done
+	tail -n 25 "${SW_LOG[$i]}" >&2
+	die "${SW_NAMES[$i]} did not answer on ${SW_SOCK[$i]} within $2 s (log ${SW_LOG[$i]})"
+}
+
+# Every memif port of every switch link up (both ends run and connected).
+memif_down_ports() {
+	local i out
+	for i in "${!SW_NAMES[@]}"; do
+		out=$(ctl "${SW_SOCK[$i]}" --json show ports 2>/dev/null) || {
+			echo "${SW_NAMES[$i]}:?"
+			continue
+		}
+		printf '%s' "$out" | jpy '["'"${SW_NAMES[$i]}"':" + p["name"] for p in j["ports"]
+			if p.get("kind") == "net_memif" and not p["link_up"]]'
+	done
+}
+
+cmd_up() {
+	local topo=${1:-$DEFAULT_TOPO} i pid fails ifc
+	need_root up
+	need_build
+	[ -r "$topo" ] || die "topology file $topo not found or not readable"
+	command -v "$PY" >/dev/null || die "$PY not found (devtools/install-deps.sh)"
+	if [ -s "$STATE/tag" ] && [ "$(cat "$STATE/tag")" != "$TAG" ]; then
+		die "$STATE belongs to a lab with tag $(cat "$STATE/tag"), not $TAG: set RAILSW_LAB_TAG or RAILSW_LAB_STATE"
+	fi
+
+	say "plan of $topo"
+	local plan err
+	err=$("$railctl" plan "$topo" 2>&1 >/dev/null) || die "railctl plan rejected $topo: $err"
+	plan=$("$railctl" plan "$topo" --json)
+	"$railctl" plan "$topo" | sed -n '1,2p;/^tiers:/,/^$/p'
+
+	if [ -d "$STATE" ] || [ -n "$(lab_namespaces)" ] || compgen -G "$RUN_DPDK/$TAG-*" >/dev/null; then
+		say "clearing what an earlier lab left (state $STATE, tag $TAG)"
+		teardown
+	fi
+	mkdir -p "$STATE/memif"
+	echo "$TAG" >"$STATE/tag"
+	printf '%s\n' "$plan" >"$STATE/plan.json"
+	"$railctl" plan "$topo" >"$STATE/plan.txt"
+	realpath "$topo" >"$STATE/topology"
+	generate "$topo" || die "could not generate the switch configurations"
+	read_switches
+	read_hosts
+
+	for ifc in "${H_IF[@]}"; do
+		if [ -e "/sys/class/net/$ifc" ]; then
+			teardown
+			die "interface $ifc already exists: another lab uses tag $TAG (set RAILSW_LAB_TAG)"
+		fi
+	done
+	for i in "${!SW_NAMES[@]}"; do
+		"$railsw" -c "${SW_CONF[$i]}" --check >/dev/null ||
+			die "railsw rejected the generated ${SW_CONF[$i]} (see above)"
+	done
+
+	say "starting ${#SW_NAMES[@]} switches (-l $LCORES --no-huge -m $MEM, idle_sleep_us $IDLE_US)"
+	local started=0
+	on_fail() {
+		local rc=$?
+		if [ $rc -ne 0 ] && [ $started -eq 1 ]; then
+			echo "fabric-lab: up failed; tearing down what it started" >&2
+			teardown >/dev/null 2>&1 || true
+		fi
+	}
+	trap on_fail EXIT
+	started=1
+	for i in "${!SW_NAMES[@]}"; do
+		# setsid: the switches outlive this script and a Ctrl-C in its terminal.
+		setsid "$railsw" -l "$LCORES" --no-huge -m "$MEM" --file-prefix "$TAG-${SW_NAMES[$i]}" \
+			-- -c "${SW_CONF[$i]}" >"${SW_LOG[$i]}" 2>&1 </dev/null 9>&- &
+		pid=$!
+		echo "$pid" >"${SW_PIDF[$i]}"
+		wait_ready "$i" 30
+		printf '  %-14s pid %-7s socket %s\n' "${SW_NAMES[$i]}" "$pid" "${SW_SOCK[$i]}"
+	done
+
+	say "waiting for the memif links"
+	local down_ports=""
+	for _ in $(seq 1 100); do
+		down_ports=$(memif_down_ports)
+		[ -z "$down_ports" ] && break
+		sleep 0.2
+	done
+	[ -z "$down_ports" ] || die "memif links still down after 20 s: $(echo "$down_ports" | tr '\n' ' ')"
+	echo "all $(jpy 'sum(1 for l in j["links"] if l["kind"] == "fabric")' <"$STATE/plan.json") leaf-spine links up (memif)"
+
+	say "hosts"
+	for i in "${!H_SERVER[@]}"; do
+		local ns=${H_NS[$i]} dev=${H_IF[$i]}
+		[ -e "/sys/class/net/$dev" ] || die "TAP $dev of ${H_LEAF[$i]} is missing"
+		# A server with several rails has one NIC (TAP) per rail in its namespace.
+		ip netns pids "$ns" >/dev/null 2>&1 || ip netns add "$ns"
+		ip link set "$dev" netns "$ns"
+		ip -n "$ns" link set lo up
+		# The TAP PMD gives the kernel side the switch port's MAC: the host gets its own.
+		ip -n "$ns" link set "$dev" address "${H_MAC[$i]}"
+		# No IPv6 on the hosts: the fabric is IPv4 and the counters stay quiet.
+		ip netns exec "$ns" sysctl -q -w "net.ipv6.conf.$dev.disable_ipv6=1"
+		ip -n "$ns" addr add "${H_ADDR[$i]}" dev "$dev"
+		# A TAP reports link down to DPDK once moved, but still carries traffic.
+		ip -n "$ns" link set "$dev" up
+		# The default route goes via the first NIC's leaf (nic0); the other NICs
+		# reach their own rail subnet directly.
+		if [ -z "$(ip -n "$ns" route show default)" ]; then
+			ip -n "$ns" route add default via "${H_GW[$i]}"
+		fi
+		if [ "${H_ROUTES[$i]}" != - ]; then
+			local net
+			for net in ${H_ROUTES[$i]//,/ }; do
+				ip -n "$ns" route add "$net" via "${H_GW[$i]}" dev "$dev"
+			done
+		fi
+		printf '  %-14s netns %-18s %-6s %-15s gw %-12s %s:%s\n' "${H_SERVER[$i]}" "$ns" "$dev" \
+			"${H_ADDR[$i]}" "${H_GW[$i]}" "${H_LEAF[$i]}" "${H_PORT[$i]}"
+	done
+	trap - EXIT
+
+	summary
+}
+
+summary() {
+	say "fabric (railctl plan $(cat "$STATE/topology" 2>/dev/null))"
+	sed -n '/^cables/,$p' "$STATE/plan.txt"
+	say "the lab is up (state $STATE)"
+	local i
+	for i in "${!SW_NAMES[@]}"; do
+		printf '  %-14s %-5s pid %-7s %s -s %s show ports\n' "${SW_NAMES[$i]}" "${SW_TIER[$i]}" \
+			"$(pid_of "$i")" "$railctl" "${SW_SOCK[$i]}"
+	done
+	echo
+	if [ ${#H_SERVER[@]} -ge 2 ]; then
+		printf '  %-58s # %s\n' \
+			"ip netns exec ${H_NS[0]} ping ${H_ADDR[-1]%/*}" "across the fabric" \
+			"ip netns exec ${H_NS[0]} tracepath -n ${H_ADDR[-1]%/*}" "leaf -> spine -> leaf hops"
+	fi
+	printf '  %-58s # %s\n' \
+		"$0 ping" "pings, tracepath, ECMP over the spines" \
+		"$0 status" "processes, links, counters, CPU" \
+		"$0 down" "stop and remove everything"
+}
+
+cmd_status() {
+	need_root status
+	need_build
+	need_lab
+	read_switches
+	read_hosts
+	local i pid bad=0 out hz t0 t1 cpu
+	hz=$(getconf CLK_TCK)
+	declare -A ticks0
+	for i in "${!SW_NAMES[@]}"; do
+		pid=$(pid_of "$i")
+		[ -n "$pid" ] && ticks0[$i]=$(awk '{sub(/^.*\) /, ""); print $12 + $13}' "/proc/$pid/stat")
+	done
+	t0=$(date +%s%N)
+	sleep 2
+	t1=$(date +%s%N)
+	say "switches (state $STATE, tag $TAG; CPU over the last 2 s)"
+	printf '  %-14s %-5s %-8s %-6s %-22s %s\n' switch tier pid cpu% "ports up/all" "rx/tx packets"
+	for i in "${!SW_NAMES[@]}"; do
+		pid=$(pid_of "$i")
+		if [ -z "$pid" ]; then
+			printf '  %-14s %-5s %-8s\n' "${SW_NAMES[$i]}" "${SW_TIER[$i]}" "NOT RUNNING (log ${SW_LOG[$i]})"
+			bad=1
+			continue
+		fi
+		cpu=$(awk -v a="${ticks0[$i]:-0}" -v hz="$hz" -v dt="$((t1 - t0))" \
+			'{sub(/^.*\) /, ""); printf "%.1f", ($12 + $13 - a) * 100 / hz / (dt / 1e9)}' "/proc/$pid/stat")
+		if out=$(ctl "${SW_SOCK[$i]}" --json show ports 2>/dev/null); then
+			printf '  %-14s %-5s %-8s %-6s %s\n' "${SW_NAMES[$i]}" "${SW_TIER[$i]}" "$pid" "$cpu" \
+				"$(printf '%s' "$out" | jpy '"%-22s %s" % ("%d/%d%s" % (sum(1 for p in j["ports"] if p["link_up"] or p.get("kind") == "net_tap"), len(j["ports"]), ""), " ".join("%s:%d/%d" % (p["name"], p["rx_packets"], p["tx_packets"]) for p in j["ports"]))')"
+		else
+			printf '  %-14s %-5s %-8s %-6s %s\n' "${SW_NAMES[$i]}" "${SW_TIER[$i]}" "$pid" "$cpu" \
+				"no answer on ${SW_SOCK[$i]}"
+			bad=1
+		fi
+	done
+	echo "  (a TAP port counts as up: it reads link down once moved into a namespace)"
+	say "hosts"
+	for i in "${!H_SERVER[@]}"; do
+		if ip -n "${H_NS[$i]}" link show "${H_IF[$i]}" >/dev/null 2>&1; then
+			printf '  %-14s netns %-18s %-6s %s\n' "${H_SERVER[$i]}" "${H_NS[$i]}" "${H_IF[$i]}" "${H_ADDR[$i]}"
+		else
+			printf '  %-14s netns %-18s MISSING\n' "${H_SERVER[$i]}" "${H_NS[$i]}"
+			bad=1
+		fi
+	done
+	if [ $bad -ne 0 ]; then
+		echo "fabric-lab: the lab is only partly up; '$0 up' rebuilds it" >&2
+		return 1
+	fi
+}
+
+# Does traffic from host NIC $1's namespace to host NIC $2's address cross the
+# spines? Not when $2 hangs off a leaf the namespace is attached to: that
+# subnet is connected there (and the same leaf answers no proxy ARP yet).
+crosses() { # i k
+	local j
+	[ "${H_NS[$1]}" != "${H_NS[$2]}" ] || return 1
+	for j in "${!H_NS[@]}"; do
+		[ "${H_NS[$j]}" = "${H_NS[$1]}" ] && [ "${H_LEAF[$j]}" = "${H_LEAF[$2]}" ] && return 1
+	done
+	return 0
+}
+
+# Is host NIC $1 the first of its namespace (pings go from each namespace once)?
+first_nic() {
+	local j
+	for j in "${!H_NS[@]}"; do
+		[ "$j" -lt "$1" ] && [ "${H_NS[$j]}" = "${H_NS[$1]}" ] && return 1
+	done
+	return 0
+}
+
+cmd_ping() {
+	need_root ping
+	need_build
+	need_lab
+	read_switches
+	read_hosts
+	local i k fails=0 src dst ns out
+	[ ${#H_SERVER[@]} -ge 2 ] || die "the lab has fewer than 2 hosts"
+
+	say "ping between hosts on different leaves"
+	for i in "${!H_SERVER[@]}"; do
+		first_nic "$i" || continue
+		for k in "${!H_SERVER[@]}"; do
+			crosses "$i" "$k" || continue
+			dst=${H_ADDR[$k]%/*}
+			if out=$(ip netns exec "${H_NS[$i]}" ping -n -c 3 -i 0.2 -w 10 "$dst" 2>&1); then
+				printf '  PING OK    %-14s -> %-14s %-10s %s\n' "${H_SERVER[$i]}" "${H_SERVER[$k]}" "$dst" \
+					"$(echo "$out" | grep -o 'rtt.*' || true)"
+			else
+				printf '  PING FAIL  %-14s -> %-14s %s\n%s\n' "${H_SERVER[$i]}" "${H_SERVER[$k]}" "$dst" "$out"
+				fails=$((fails + 1))
+			fi
+		done
+	done
+
+	# The first host and the first host on another leaf: tracepath and ECMP.
+	src=0
+	dst=""
+	for k in "${!H_SERVER[@]}"; do
+		if crosses 0 "$k"; then
+			dst=$k
+			break
+		fi
+	done
+	[ -n "$dst" ] || die "all hosts hang off one leaf: nothing crosses the spines"
+	ns=${H_NS[$src]}
+	local daddr=${H_ADDR[$dst]%/*}
+
+	say "tracepath ${H_SERVER[$src]} -> ${H_SERVER[$dst]} ($daddr): leaf, spine, leaf, host"
+	echo "\$ ip netns exec $ns tracepath -n -m 6 $daddr"
+	if ! ip netns exec "$ns" timeout 30 tracepath -n -m 6 "$daddr"; then
+		echo "  TRACEPATH FAIL"
+		fails=$((fails + 1))
+	fi
+
+	say "ECMP: 32 UDP flows ${H_SERVER[$src]} -> ${H_SERVER[$dst]} over the spines"
+	local leaf_sock
+	leaf_sock=$(sock_of "${H_LEAF[$src]}")
+	ctl "$leaf_sock" clear counters >/dev/null
+	for i in "${!SW_NAMES[@]}"; do
+		[ "${SW_TIER[$i]}" = spine ] && ctl "${SW_SOCK[$i]}" clear counters >/dev/null
+	done
+	# Each redirection is a new socket: a new source port, so a new flow; 5 datagrams a flow.
+	ip netns exec "$ns" bash -c '
+		for p in $(seq 5001 5032); do
+			exec 3>/dev/udp/'"$daddr"'/$p
+			for n in 1 2 3 4 5; do echo "flow $p $n" >&3; done
+			exec 3>&-
+		done'
+	sleep 0.5
+	echo "\$ $railctl -s $leaf_sock show lb   # on ${H_LEAF[$src]}"
+	ctl "$leaf_sock" show lb
+	local members
+	members=$(ctl "$leaf_sock" --json show lb | jpy '[ "%s %s %d" % (m["port"], m["nexthop"], m["packets"]) for g in j["groups"] if g["prefix"] == "'"$(jpy 'j["gpu_prefix"]' <"$STATE/plan.json")"'" for m in g["members"]]')
+	local used=0 total=0
+	while read -r port _ pk; do
+		[ -n "$port" ] || continue
+		total=$((total + 1))
+		[ "$pk" -gt 0 ] && used=$((used + 1))
+	done <<<"$members"
+	echo
+	for i in "${!SW_NAMES[@]}"; do
+		[ "${SW_TIER[$i]}" = spine ] || continue
+		printf '  %-10s rx_packets %s\n' "${SW_NAMES[$i]}" \
+			"$(ctl "${SW_SOCK[$i]}" --json show ports | jpy 'sum(p["rx_packets"] for p in j["ports"])')"
+	done
+	if [ "$total" -lt 2 ]; then
+		echo "  ECMP: nothing to spread (${H_LEAF[$src]} has $total uplink per plane)"
+	elif [ "$used" -eq "$total" ]; then
+		echo "  ECMP OK: the flows used all $total uplinks of ${H_LEAF[$src]}"
+	else
+		echo "  ECMP FAIL: $used of $total uplinks of ${H_LEAF[$src]} carried packets"
+		fails=$((fails + 1))
+	fi
+
+	if [ $fails -ne 0 ]; then
+		echo "fabric-lab: $fails checks FAILED" >&2
+		return 1
+	fi
+	echo
+	echo "fabric-lab: ping OK"
+}
+
+main() {
+	local sub=${1:-}
+	[ $# -gt 0 ] && shift
+	case "$sub" in
+	up)
+		[ $# -le 1 ] || die "usage: $0 up [TOPOLOGY_FILE]"
+		mkdir -p "$(dirname "$STATE")"
+		exec 9>"$(dirname "$STATE")/.$(basename "$STATE").lock"
+		flock -w 60 9 || die "another fabric-lab.sh holds the lock of $STATE"
+		cmd_up "$@"
+		;;
+	down)
+		[ $# -eq 0 ] || die "usage: $0 down"
+		if [ -d "$(dirname "$STATE")" ]; then
+			exec 9>"$(dirname "$STATE")/.$(basename "$STATE").lock"
+			flock -w 60 9 || die "another fabric-lab.sh holds the lock of $STATE"
+		fi
+		cmd_down
+		rm -f "$(dirname "$STATE")/.$(basename "$STATE").lock"
+		;;
+	status)
+		[ $# -eq 0 ] || die "usage: $0 status"
+		cmd_status
+		;;
+	ping)
+		[ $# -eq 0 ] || die "usage: $0 ping"
+		cmd_ping
+		;;
+	-h | --help | help)
+		usage
+		;;
+	"")
+		usage >&2
+		exit 2
+		;;
+	*)
+		echo "fabric-lab: unknown command '$sub'" >&2
+		usage >&2
+		exit 2
+		;;
+	esac
+}
+
+main "$@"
