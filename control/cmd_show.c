@@ -194,7 +194,9 @@ cmd_show_lb(int argc, char **argv, void *ctx)
 
 	for (g = 0; t != NULL && g < t->n_groups && g < cfg->n_routes; g++) {
 		const struct rsw_group *gr = &t->groups[g];
-		const struct rsw_cfg_route *r = &cfg->routes[g];
+		/* Routes with the same next hops share the group: its first route names them. */
+		const struct rsw_cfg_route *r =
+			&cfg->routes[gr->route < cfg->n_routes ? gr->route : g];
 		json_t *members = json_array();
 
 		for (j = 0; j < gr->n_members; j++) {
@@ -213,10 +215,10 @@ cmd_show_lb(int argc, char **argv, void *ctx)
 					"bytes",
 					(json_int_t)since(s.bytes, rsw_ctl.lb_base[g][j].bytes)));
 		}
-		json_array_append_new(arr, json_pack("{s:i, s:s, s:s, s:o}", "id", g, "prefix",
+		json_array_append_new(arr, json_pack("{s:i, s:s, s:I, s:s, s:o}", "id", g, "prefix",
 						     rsw_prefix_str(&gr->prefix, buf, sizeof(buf)),
-						     "mode", route_mode(gr->lb_mode), "members",
-						     members));
+						     "routes", (json_int_t)gr->n_routes, "mode",
+						     route_mode(gr->lb_mode), "members", members));
 	}
 	return json_pack("{s:o}", "groups", arr);
 }

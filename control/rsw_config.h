@@ -20,7 +20,8 @@
 #define RSW_MAX_NEIGHBORS 4096  /* static + learned neighbours */
 #define RSW_MAX_ROUTES    65536 /* static routes per family */
 #define RSW_MAX_NEXTHOPS  16    /* members of one route's next-hop group */
-#define RSW_MAX_GROUPS    1024  /* distinct next-hop groups */
+#define RSW_MAX_GROUPS    1024  /* distinct next-hop groups (routes with equal ones share) */
+#define RSW_MAX_FIB4_TBL8 4096  /* /24 blocks holding IPv4 routes longer than /24 */
 #define RSW_NAME_LEN      32    /* switch and port names, NUL included */
 #define RSW_DEVARGS_LEN   256
 #define RSW_PATH_LEN      108 /* sun_path */
@@ -335,6 +336,15 @@ const char *rsw_prefix_str(const struct rsw_prefix *p, char *buf, size_t len);
 
 /** Whether ip lies inside prefix p (same family, first p->len bits equal). */
 bool rsw_prefix_contains(const struct rsw_prefix *p, const struct rsw_ip *ip);
+
+/**
+ * Whether two routes need the same next-hop group: the same next hops in the same order,
+ * weights, lb mode and egress port. Such routes share one group in the forwarding tables.
+ */
+bool rsw_cfg_route_same_group(const struct rsw_cfg_route *a, const struct rsw_cfg_route *b);
+
+/** A hash of what rsw_cfg_route_same_group compares. */
+uint32_t rsw_cfg_route_group_hash(const struct rsw_cfg_route *r);
 
 /** Names of the enums, as CONFIG.md spells them ("hash", "round-robin", ...). */
 const char *rsw_lb_mode_name(enum rsw_lb_mode m);

@@ -9,8 +9,10 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include <rte_common.h>
 #include <rte_cycles.h>
 #include <rte_errno.h>
 
@@ -66,27 +68,60 @@ nexthop_port(const struct rsw_config *cfg, const struct rsw_ip *ip)
 	return -1;
 }
 
+/*
+ * Routes with the same next hops, weights, lb mode and port share one next-hop group and one
+ * FIB result (the loader counted them: at most RSW_MAX_GROUPS). gset maps a route's group
+ * hash to the index + 1 of the group made for it (open addressing, at most half full).
+ */
+#define GSET_SIZE (2 * RSW_MAX_GROUPS)
+
+struct group_set {
+	uint32_t group[GSET_SIZE]; /* group index + 1, 0 = empty */
+	uint32_t nh[GSET_SIZE];    /* its FIB next-hop value */
+};
+
+/* The group route i shares, or -1 when it needs a new one (its slot is in *slot). */
+static int64_t
+group_find(const struct group_set *gs, const struct rsw_config *cfg, const struct rsw_tables *t,
+	   uint32_t i, uint32_t *slot)
+{
+	const struct rsw_cfg_route *cr = &cfg->routes[i];
+	uint32_t h = rsw_cfg_route_group_hash(cr) & (GSET_SIZE - 1);
+
+	while (gs->group[h] != 0) {
+		const struct rsw_group *g = &t->groups[gs->group[h] - 1];
+
+		if (rsw_cfg_route_same_group(&cfg->routes[g->route], cr))
+			break;
+		h = (h + 1) & (GSET_SIZE - 1);
+	}
+	*slot = h;
+	return gs->group[h] != 0 ? (int64_t)gs->group[h] - 1 : -1;
+}
+
 struct rsw_tables *
 rsw_ctl_tables_build(const struct rsw_config *cfg, uint64_t generation, char *err, size_t errlen)
 {
 	char buf[64], buf2[64];
-	uint32_t n_nh = 0, i, j;
+	uint32_t n_nh = 0, n_groups, i, j, slot;
+	struct group_set *gs;
 	struct rsw_tables *t;
+	int64_t shared;
 	uint16_t p;
 	int ret;
 
-	for (i = 0; i < cfg->n_routes; i++)
+	/* At most RSW_MAX_GROUPS distinct groups (the loader refused more). */
+	for (i = 0; i < cfg->n_routes && n_nh < RSW_MAX_GROUPS * RSW_MAX_NEXTHOPS; i++)
 		n_nh += cfg->routes[i].n_nexthops;
-	if (cfg->n_routes > RSW_MAX_GROUPS) {
-		snprintf(err, errlen, "%u routes: at most %u static routes are supported",
-			 cfg->n_routes, RSW_MAX_GROUPS);
-		return NULL;
-	}
-	t = rsw_tables_alloc(generation, 1 + 2 * 2 * cfg->n_ports + cfg->n_routes, n_nh,
-			     cfg->n_routes);
-	if (t == NULL) {
+	n_groups = RTE_MIN(cfg->n_routes, (uint32_t)RSW_MAX_GROUPS);
+	n_nh = RTE_MIN(n_nh, (uint32_t)(RSW_MAX_GROUPS * RSW_MAX_NEXTHOPS));
+	gs = calloc(1, sizeof(*gs));
+	t = rsw_tables_alloc(generation, 1 + 2 * 2 * cfg->n_ports + n_groups, n_nh, n_groups);
+	if (gs == NULL || t == NULL) {
 		snprintf(err, errlen, "cannot allocate forwarding tables: %s",
-			 rte_strerror(rte_errno));
+			 rte_strerror(t == NULL ? rte_errno : ENOMEM));
+		free(gs);
+		rsw_tables_free(t);
 		return NULL;
 	}
 
@@ -127,9 +162,25 @@ rsw_ctl_tables_build(const struct rsw_config *cfg, uint64_t generation, char *er
 		struct rsw_result r = {.type = RSW_RES_GROUP, .id = t->n_groups};
 		int nh;
 
+		shared = group_find(gs, cfg, t, i, &slot);
+		if (shared >= 0) {
+			t->groups[shared].n_routes++;
+			ret = rsw_tables_add_route(t, &cr->prefix, gs->nh[slot]);
+			if (ret != 0)
+				goto route_fail;
+			continue;
+		}
+		if (t->n_groups == RSW_MAX_GROUPS) {
+			snprintf(err, errlen,
+				 "route %s: too many distinct next-hop groups, at most %u",
+				 rsw_prefix_str(&cr->prefix, buf, sizeof(buf)), RSW_MAX_GROUPS);
+			goto fail;
+		}
 		g->n_members = cr->n_nexthops;
 		g->lb_mode = (int16_t)cr->lb;
 		g->prefix = cr->prefix;
+		g->route = i;
+		g->n_routes = 1;
 		for (j = 0; j < cr->n_nexthops; j++) {
 			/* Topology host routes name their port: a leaf's downlinks share a subnet. */
 			int port = cr->has_port ? cr->port : nexthop_port(cfg, &cr->nexthops[j]);
@@ -157,14 +208,20 @@ rsw_ctl_tables_build(const struct rsw_config *cfg, uint64_t generation, char *er
 		t->n_groups++;
 		nh = rsw_tables_add_result(t, &r);
 		ret = nh < 0 ? nh : rsw_tables_add_route(t, &cr->prefix, (uint32_t)nh);
-		if (ret != 0) {
-			snprintf(err, errlen, "route %s: cannot add: %s",
-				 rsw_prefix_str(&cr->prefix, buf, sizeof(buf)), strerror(-ret));
-			goto fail;
-		}
+		if (ret != 0)
+			goto route_fail;
+		gs->group[slot] = t->n_groups;
+		gs->nh[slot] = (uint32_t)nh;
+		continue;
+	route_fail:
+		snprintf(err, errlen, "route %s: cannot add: %s",
+			 rsw_prefix_str(&cr->prefix, buf, sizeof(buf)), strerror(-ret));
+		goto fail;
 	}
+	free(gs);
 	return t;
 fail:
+	free(gs);
 	rsw_tables_free(t);
 	return NULL;
 }

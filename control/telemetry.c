@@ -294,7 +294,7 @@ group_arg(const char *params)
 }
 
 /*
- * /railsw/lb: {"0": {id, prefix, mode, members, members_up, packets, bytes}, ...};
+ * /railsw/lb: {"0": {id, prefix, routes, mode, members, members_up, packets, bytes}, ...};
  * /railsw/lb,GROUP: {"0": {group, prefix, mode, nexthop, port, up, packets, bytes}, ...},
  * keyed by member index.
  */

@@ -22,7 +22,7 @@
 RTE_LOG_REGISTER_DEFAULT(rsw_fib_logtype, INFO);
 #define FIB_LOG(level, ...) rte_log(RTE_LOG_##level, rsw_fib_logtype, "fib: " __VA_ARGS__)
 
-#define RSW_FIB4_TBL8 (1 << 12) /* 2-byte next hops: 2 MiB of tbl8 */
+#define RSW_FIB4_TBL8 RSW_MAX_FIB4_TBL8 /* 2-byte next hops: 2 MiB of tbl8 */
 #define RSW_FIB6_TBL8 (1 << 13)
 
 struct rsw_fib_main rsw_fib_main;

@@ -62,6 +62,8 @@ struct rsw_group {
 	uint16_t spray_len;                 /* entries of spray_seq in use */
 	uint16_t ports[RSW_MAX_NEXTHOPS];   /* egress port of each member */
 	struct rsw_prefix prefix;           /* the route, for `show lb` */
+	uint32_t route;                     /* index of that route in rsw_config.routes */
+	uint32_t n_routes;                  /* routes sharing the group (same next hops) */
 };
 
 /* One generation of tables. Immutable once published. */

@@ -25,6 +25,7 @@ PACKAGES=(
 	python3-pytest
 	iproute2
 	clang
+	libclang-rt-14-dev
 	clang-format
 	codespell
 	valgrind

@@ -6,13 +6,15 @@
 #   1. build `build` with -Dwerror=true --warnlevel=2 and run the unit tests;
 #   2. build `build-asan` with ASan+UBSan and run the unit tests again;
 #   3. devtools/lint.sh;
-#   4. the packet tests (pytest + Scapy, root) against `build`;
-#   5. the benchmark harness in smoke mode (perf/run.sh --smoke).
+#   4. the libFuzzer targets, 30 s each (fuzz/run.sh 30: clang, ASan+UBSan, `build-fuzz`);
+#   5. the packet tests (pytest + Scapy, root) against `build`;
+#   6. the benchmark harness in smoke mode (perf/run.sh --smoke).
 # Every step runs even if an earlier one failed (unless its build failed);
 # a summary is printed at the end and the exit status is non-zero if any
 # step failed. Must run as root.
 #
 # Environment: RAILSW_TEST_SKIP_ASAN=1 skips step 2 (quick local runs);
+# RAILSW_TEST_FUZZ_SECONDS sets the time per fuzz target (default 30; 0 skips step 4);
 # PYTEST_ARGS adds arguments to pytest (e.g. "-k forward").
 
 set -uo pipefail
@@ -92,6 +94,11 @@ if [ "${RAILSW_TEST_SKIP_ASAN:-0}" != 1 ]; then
 fi
 
 step "lint" devtools/lint.sh
+
+fuzz_secs=${RAILSW_TEST_FUZZ_SECONDS:-30}
+if [ "$fuzz_secs" != 0 ]; then
+	step "fuzz ($fuzz_secs s per target)" fuzz/run.sh "$fuzz_secs"
+fi
 
 if [ $built -eq 1 ]; then
 	step "packet tests" pkt

@@ -192,7 +192,7 @@ def test_telemetry_lb_drops_buffer(sw):
     def lb_expect():
         groups = sw.ctl("show", "lb")["groups"]
         summary = {str(g["id"]): {"id": g["id"], "prefix": g["prefix"], "mode": g["mode"],
-                                  "members": len(g["members"]),
+                                  "routes": g["routes"], "members": len(g["members"]),
                                   "members_up": sum(m["up"] for m in g["members"]),
                                   "packets": sum(m["packets"] for m in g["members"]),
                                   "bytes": sum(m["bytes"] for m in g["members"])}
