@@ -25,7 +25,7 @@
 #   RAILSW_LAB_TAG       1-8 letters/digits naming this lab's objects (default: rf):
 #                        EAL prefixes <tag>-<switch>, TAPs <tag><leaf>d<server>,
 #                        namespaces <tag>-<server>
-#   RAILSW_LAB_MEM       EAL -m per railsw, MB (default: 192, with --no-huge; 320 for `railctl reload`)
+#   RAILSW_LAB_MEM       EAL -m per railsw, MB (default: 256, with --no-huge; 320 for `railctl reload`)
 #   RAILSW_LAB_LCORES    EAL -l for every railsw (default: 0,1)
 #   RAILSW_LAB_IDLE_US   switch.idle_sleep_us (default: 1000)
 # Must run as root (TAP devices, network namespaces).
@@ -39,7 +39,7 @@ PY=/usr/bin/python3
 build=${RAILSW_BUILD:-build}
 STATE=${RAILSW_LAB_STATE:-/run/railsw/fabric}
 TAG=${RAILSW_LAB_TAG:-rf}
-MEM=${RAILSW_LAB_MEM:-192}
+MEM=${RAILSW_LAB_MEM:-256}
 LCORES=${RAILSW_LAB_LCORES:-0,1}
 IDLE_US=${RAILSW_LAB_IDLE_US:-1000}
 DEFAULT_TOPO=config/fabric-lab.yaml
@@ -412,7 +412,10 @@ wait_ready() { # index timeout-seconds
 	local i=$1 pid
 	pid=$(cat "${SW_PIDF[$i]}")
 	for _ in $(seq 1 $(($2 * 10))); do
-		if ! is_ours "$pid" "$TAG-${SW_NAMES[$i]}"; then
+		# Gone or a zombie: it exited. (Right after the fork /proc/PID/cmdline may still be
+		# the shell's, so is_ours is not the test here.)
+		if ! kill -0 "$pid" 2>/dev/null ||
+			[ "$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null)" = Z ]; then
 			tail -n 25 "${SW_LOG[$i]}" >&2
 			die "${SW_NAMES[$i]} exited during start-up (log ${SW_LOG[$i]})"
 		fi
