@@ -734,7 +734,13 @@ def table(rows, hz):
 
 # --------------------------------------------------------------------------- main
 
+def _sigterm(signum, frame):
+    # The same path as Ctrl-C: the finally blocks stop the programs and give back hugepages.
+    raise KeyboardInterrupt
+
+
 def main():
+    signal.signal(signal.SIGTERM, _sigterm)
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--smoke", action="store_true",
                     help="a few seconds, ipv4-lpm-1k 64 B, railsw + testpmd, no hugepages; "
