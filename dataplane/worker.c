@@ -114,10 +114,15 @@ cnp_coalesced(const struct rsw_tables *t, struct rsw_lb_lcore *ls, const struct 
 	uint32_t key = info->qp;
 	struct rsw_cnp_seen *e;
 
-	if (info->kind == RSW_PK_IPV4)
+	if (info->kind == RSW_PK_IPV4) {
 		key = rte_hash_crc_4byte(((const struct rte_ipv4_hdr *)l3)->dst_addr, key);
-	else
-		key = rte_hash_crc(((const struct rte_ipv6_hdr *)l3)->dst_addr, 16, key);
+	} else {
+		/* rte_hash_crc reads 8-byte words: hash an aligned copy (tags shift the header). */
+		uint64_t dst[2];
+
+		memcpy(dst, ((const struct rte_ipv6_hdr *)l3)->dst_addr, sizeof(dst));
+		key = rte_hash_crc(dst, sizeof(dst), key);
+	}
 	e = &ls->cnp[key & (RSW_CNP_COALESCE_ENTRIES - 1)];
 	if (e->valid && e->key == key && now - e->last < t->qos.cnp_coalesce_ticks)
 		return true;
