@@ -515,21 +515,27 @@ rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf 
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
 		struct rsw_pkt_info *info = &c.info[i];
+		enum rsw_pkt_kind kind;
 
 		if (i + RSW_PREFETCH_OFFSET < n)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + RSW_PREFETCH_OFFSET], void *));
 		rx_bytes += rte_pktmbuf_pkt_len(m);
-		switch (rsw_parse(m, mac, info)) {
-		case RSW_PK_IPV4: {
-			const struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(
-				m, const struct rte_ipv4_hdr *, info->l3_off);
-
+		kind = rsw_parse(m, mac, info);
+		if (unlikely(info->flags & RSW_PF_CNP))
+			ps->c[RSW_PC_cnp_rx]++;
+		if (kind == RSW_PK_IPV4 || kind == RSW_PK_IPV6) {
 			info->tc = t ? classify(t, info) : 0;
 			if (unlikely(info->flags & RSW_PF_CNP) && t && t->qos.cnp_coalesce_ticks &&
 			    cnp_coalesced(t, &st->lb_state, m, info, c.now)) {
 				count_drop(&c, st, in_port, m, RSW_PC_cnp_coalesced);
-				break;
+				continue;
 			}
+		}
+		switch (kind) {
+		case RSW_PK_IPV4: {
+			const struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(
+				m, const struct rte_ipv4_hdr *, info->l3_off);
+
 			c.v4[c.n_v4] = m;
 			c.v4_idx[c.n_v4] = (uint8_t)i;
 			c.v4_ip[c.n_v4++] = rte_be_to_cpu_32(ip->dst_addr);
@@ -539,12 +545,6 @@ rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf 
 			const struct rte_ipv6_hdr *ip = rte_pktmbuf_mtod_offset(
 				m, const struct rte_ipv6_hdr *, info->l3_off);
 
-			info->tc = t ? classify(t, info) : 0;
-			if (unlikely(info->flags & RSW_PF_CNP) && t && t->qos.cnp_coalesce_ticks &&
-			    cnp_coalesced(t, &st->lb_state, m, info, c.now)) {
-				count_drop(&c, st, in_port, m, RSW_PC_cnp_coalesced);
-				break;
-			}
 			c.v6[c.n_v6] = m;
 			c.v6_idx[c.n_v6] = (uint8_t)i;
 			memcpy(c.v6_ip[c.n_v6++], ip->dst_addr, 16);
@@ -573,8 +573,6 @@ rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf 
 			count_drop(&c, st, in_port, m, info->drop);
 			break;
 		}
-		if (unlikely(info->flags & RSW_PF_CNP))
-			ps->c[RSW_PC_cnp_rx]++;
 	}
 	ps->c[RSW_PC_rx_packets] += n;
 	ps->c[RSW_PC_rx_bytes] += rx_bytes;
