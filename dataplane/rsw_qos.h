@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <rte_branch_prediction.h>
 #include <rte_common.h>
 #include <rte_mbuf.h>
 #include <rte_ring.h>
@@ -154,7 +155,8 @@ struct rsw_port_sched {
 	uint64_t tokens_milli; /* shaper bucket, in 1/1000 bytes */
 	uint64_t bucket_milli; /* bucket depth */
 	uint64_t last_tsc;
-	uint64_t bytes_per_ktsc; /* refill: bytes × 1000 per TSC tick, × 1000 */
+	uint64_t rate_q16;   /* refill: tokens_milli per TSC tick × 2^16 */
+	uint64_t rate_speed; /* the speed_bps rate_q16 was computed for */
 	int32_t deficit[RSW_N_TC];
 	uint8_t dwrr_cur;   /* TC the DWRR pointer is on */
 	uint8_t dwrr_fresh; /* quantum not yet added for the current visit */
@@ -175,6 +177,38 @@ struct rsw_port_sched {
 int rsw_qos_init(uint16_t n_ports);
 
 extern struct rsw_port_sched rsw_sched[RSW_MAX_PORTS];
+
+/**
+ * Owner only: refill port p's token bucket (speed_bps, wire bytes) up to now. The bucket holds
+ * two largest frames or 100 µs at line rate, whichever is larger, and starts full.
+ */
+static inline void
+rsw_shaper_refill(struct rsw_port_sched *ps, uint64_t speed_bps, uint16_t mtu, uint64_t now)
+{
+	uint64_t elapsed;
+
+	if (unlikely(ps->rate_speed != speed_bps)) {
+		ps->rate_q16 = (uint64_t)(((__uint128_t)speed_bps * 125 << 16) / rsw_qos.tsc_hz);
+		ps->rate_speed = speed_bps;
+		ps->bucket_milli = 0; /* resized below */
+	}
+	if (unlikely(ps->last_tsc == 0 || ps->bucket_milli == 0)) {
+		uint64_t burst = (uint64_t)(mtu + 38) * 2;
+		uint64_t per_100us = speed_bps / 80000;
+
+		ps->bucket_milli = RTE_MAX(burst, per_100us) * 1000;
+		ps->tokens_milli = ps->bucket_milli;
+	} else {
+		/* At most a second at a time: 2^16 × 1 s × 1 Tbit/s stays within 64 bits. */
+		if (unlikely((int64_t)(now - ps->last_tsc) < 0))
+			return; /* an older time stamp (cut-through, burst start): nothing new */
+		elapsed = RTE_MIN(now - ps->last_tsc, rsw_qos.tsc_hz);
+		ps->tokens_milli += (elapsed * ps->rate_q16) >> 16;
+		if (ps->tokens_milli > ps->bucket_milli)
+			ps->tokens_milli = ps->bucket_milli;
+	}
+	ps->last_tsc = now;
+}
 
 struct rsw_lcore_stats;
 

@@ -35,30 +35,47 @@ tc_has(struct rsw_port_sched *ps, uint16_t p, uint8_t tc)
 	return ps->head_n[tc] > 0;
 }
 
-static inline bool
-tc_eligible(struct rsw_port_sched *ps, uint16_t p, uint8_t tc, uint64_t now)
+/*
+ * TCs that received PFC holds at now (unless the watchdog ignores the pause). One line of
+ * gauges, read once per drain.
+ */
+static inline uint8_t
+paused_mask(const struct rsw_qos_port *qport, uint64_t now)
 {
-	const struct rsw_qos_port *qport = &rsw_qos.port[p];
+	uint8_t mask = 0;
+	int tc;
 
-	if (__atomic_load_n(&qport->paused_until[tc], __ATOMIC_RELAXED) > now &&
-	    !qport->storm_ignore[tc])
-		return false;
-	return tc_has(ps, p, tc);
+	for (tc = 0; tc < RSW_N_TC; tc++)
+		if (__atomic_load_n(&qport->paused_until[tc], __ATOMIC_RELAXED) > now &&
+		    !qport->storm_ignore[tc])
+			mask |= (uint8_t)(1u << tc);
+	return mask;
 }
 
-/* The next TC to send from, or -1. */
+/*
+ * The next TC to send from among the eligible ones (bit t: TC t has a staged frame and is not
+ * paused), or -1. Strict TCs first, highest first; then DWRR with byte deficits, where an
+ * empty queue keeps no credit (DRR).
+ */
 static inline int
-pick_tc(struct rsw_port_sched *ps, const struct rsw_qos_params *qp, uint16_t p, uint64_t now)
+pick_tc(struct rsw_port_sched *ps, const struct rsw_qos_params *qp, uint8_t elig, uint8_t empty)
 {
+	uint8_t dwrr = elig & (uint8_t)~qp->is_strict;
 	unsigned int i;
 
 	for (i = 0; i < qp->n_strict; i++)
-		if (tc_eligible(ps, p, qp->strict[i], now))
+		if (elig & (1u << qp->strict[i]))
 			return qp->strict[i];
+	if (dwrr == 0) {
+		for (i = 0; i < RSW_N_TC; i++)
+			if (empty & ~qp->is_strict & (1u << i))
+				ps->deficit[i] = 0;
+		return -1;
+	}
 	for (i = 0; i < 8 * RSW_N_TC; i++) {
 		uint8_t tc = ps->dwrr_cur;
 
-		if (!(qp->is_strict & (1u << tc)) && tc_eligible(ps, p, tc, now)) {
+		if (dwrr & (1u << tc)) {
 			struct rte_mbuf *m = ps->head[tc][ps->head_i[tc]];
 
 			if (ps->dwrr_fresh) {
@@ -67,8 +84,7 @@ pick_tc(struct rsw_port_sched *ps, const struct rsw_qos_params *qp, uint16_t p, 
 			}
 			if ((int32_t)rte_pktmbuf_pkt_len(m) <= ps->deficit[tc])
 				return tc;
-		} else if (!(qp->is_strict & (1u << tc)) && ps->head_i[tc] >= ps->head_n[tc]) {
-			/* An empty queue keeps no credit (DRR). */
+		} else if (empty & ~qp->is_strict & (1u << tc)) {
 			ps->deficit[tc] = 0;
 		}
 		ps->dwrr_cur = (uint8_t)((tc + 1) % RSW_N_TC);
@@ -195,55 +211,56 @@ rsw_sched_port(struct rsw_lcore_stats *st, const struct rsw_qos_params *qp, uint
 	struct rsw_qos_port *qport = &rsw_qos.port[p];
 	uint64_t pg_rel[RSW_MAX_PORTS][RSW_N_TC];
 	uint64_t q_rel[RSW_N_TC] = {0}, q_now[RSW_N_TC];
+	uint32_t deq_pkts[RSW_N_TC] = {0};
 	uint64_t used_rel = 0, tx_bytes = 0;
 	struct rte_mbuf *out[32], *drop[32];
 	uint32_t touched = 0;
 	uint16_t n_out = 0, n_drop = 0, sent, work = 0, i;
 	bool shaped = qport->speed_bps != 0;
+	uint8_t paused, elig = 0, empty = 0;
 	int tc;
 
 	if (qp->lossless)
 		pfc_generate(st, ps, qp, p, now);
 	if (!flush_pending(st, ps, p))
 		return 1;
+	if (shaped)
+		rsw_shaper_refill(ps, qport->speed_bps, rsw_dp.ports[p].mtu, now);
 
-	if (shaped) {
-		uint64_t elapsed = now - ps->last_tsc;
-
-		if (ps->last_tsc == 0 || ps->bucket_milli == 0) {
-			uint64_t burst = (uint64_t)(rsw_dp.ports[p].mtu + 38) * 2;
-			uint64_t per_100us = qport->speed_bps / 80000;
-
-			ps->bucket_milli = RTE_MAX(burst, per_100us) * 1000;
-			ps->tokens_milli = ps->bucket_milli;
-		} else {
-			ps->tokens_milli += (uint64_t)((__uint128_t)elapsed * qport->speed_bps *
-						       125 / rsw_qos.tsc_hz);
-			if (ps->tokens_milli > ps->bucket_milli)
-				ps->tokens_milli = ps->bucket_milli;
-		}
-		ps->last_tsc = now;
-	}
-
+	paused = paused_mask(qport, now);
 	for (tc = 0; tc < RSW_N_TC; tc++) {
-		q_now[tc] = __atomic_load_n(&qport->q_bytes[tc], __ATOMIC_RELAXED);
+		uint8_t bit = (uint8_t)(1u << tc);
+
 		if (unlikely(qport->storm_drop[tc]))
 			work += storm_flush(st, ps, p, (uint8_t)tc, q_rel, pg_rel, &touched);
+		if (paused & bit)
+			empty |= ps->head_i[tc] >= ps->head_n[tc] ? bit : 0;
+		else if (tc_has(ps, p, (uint8_t)tc))
+			elig |= bit;
+		else
+			empty |= bit;
 	}
+	if (elig == 0)
+		goto release; /* the common idle case: eight empty rings */
+	for (tc = 0; tc < RSW_N_TC; tc++)
+		q_now[tc] = __atomic_load_n(&qport->q_bytes[tc], __ATOMIC_RELAXED);
 
 	while (n_out < 32) {
 		struct rte_mbuf *m;
 		struct rsw_mbuf_meta *meta;
 		uint32_t len;
 
-		tc = pick_tc(ps, qp, p, now);
+		tc = pick_tc(ps, qp, elig, empty);
 		if (tc < 0)
 			break;
 		m = ps->head[tc][ps->head_i[tc]];
 		len = rte_pktmbuf_pkt_len(m);
 		if (shaped && ps->tokens_milli < (uint64_t)(len + RSW_WIRE_OVERHEAD) * 1000)
 			break;
-		ps->head_i[tc]++;
+		if (++ps->head_i[tc] >= ps->head_n[tc] && !tc_has(ps, p, (uint8_t)tc)) {
+			elig &= (uint8_t) ~(1u << tc);
+			empty |= (uint8_t)(1u << tc);
+		}
 		if (shaped)
 			ps->tokens_milli -= (uint64_t)(len + RSW_WIRE_OVERHEAD) * 1000;
 		if (!(qp->is_strict & (1u << tc)))
@@ -257,7 +274,7 @@ rsw_sched_port(struct rsw_lcore_stats *st, const struct rsw_qos_params *qp, uint
 			}
 			pg_rel[meta->in_port][meta->tc] += len;
 		}
-		st->qos.q[p][tc][RSW_QC_dequeued_packets]++;
+		deq_pkts[tc]++;
 		st->qos.q[p][tc][RSW_QC_dequeued_bytes] += len;
 		work++;
 
@@ -284,7 +301,10 @@ rsw_sched_port(struct rsw_lcore_stats *st, const struct rsw_qos_params *qp, uint
 		tx_bytes += len;
 		out[n_out++] = m;
 	}
+	for (tc = 0; tc < RSW_N_TC; tc++)
+		st->qos.q[p][tc][RSW_QC_dequeued_packets] += deq_pkts[tc];
 
+release:
 	/* Release the buffer of what left the queues. */
 	for (tc = 0; tc < RSW_N_TC; tc++) {
 		if (q_rel[tc] == 0)
