@@ -198,20 +198,13 @@ least_loaded(const struct rsw_group *g, uint16_t live, uint8_t tc, struct rsw_lb
 }
 
 uint32_t
-rsw_lb_select(const struct rsw_tables *t, const struct rsw_group *g, uint32_t gid,
-	      const struct rte_mbuf *m, const struct rsw_pkt_info *info, struct rsw_lb_lcore *ls,
-	      uint64_t now)
+rsw_lb_select_multi(const struct rsw_tables *t, const struct rsw_group *g, uint32_t gid,
+		    const struct rte_mbuf *m, const struct rsw_pkt_info *info,
+		    struct rsw_lb_lcore *ls, uint64_t now, uint16_t live)
 {
-	const uint16_t all = (uint16_t)((1u << g->n_members) - 1);
-	uint16_t live = (uint16_t)~__atomic_load_n(&rsw_lb_down[gid], __ATOMIC_RELAXED) & all;
 	struct rsw_flowlet *fl;
 	uint32_t h, mi;
 
-	if (unlikely(live == 0))
-		return RSW_LB_NONE;
-	/* A plain route: nothing to choose, no hash to compute. */
-	if (g->n_members == 1)
-		return 0;
 	switch (rsw_lb_mode_of(t, g, info)) {
 	case RSW_LB_SPRAY:
 		if (t->spray_random)

@@ -36,45 +36,6 @@ rsw_cksum(const void *buf, size_t len)
 	return (uint16_t)~rte_raw_cksum(buf, len);
 }
 
-/* UDP after an IP header: ports, RoCEv2 BTH, UET entropy. */
-static inline int
-parse_udp(const uint8_t *p, uint32_t avail, struct rsw_pkt_info *info)
-{
-	const struct rte_udp_hdr *udp = (const struct rte_udp_hdr *)p;
-
-	if (avail < sizeof(*udp))
-		return -1;
-	info->sport = rte_be_to_cpu_16(udp->src_port);
-	info->dport = rte_be_to_cpu_16(udp->dst_port);
-	info->flags |= RSW_PF_L4;
-	if (rte_be_to_cpu_16(udp->dgram_len) < sizeof(*udp))
-		return -1;
-	if (info->dport == RSW_UDP_PORT_ROCEV2) {
-		const uint8_t *bth = p + sizeof(*udp);
-
-		if (avail < sizeof(*udp) + RSW_BTH_LEN)
-			return -1;
-		info->qp = (uint32_t)bth[5] << 16 | (uint32_t)bth[6] << 8 | bth[7];
-		info->flags |= RSW_PF_BTH;
-		if (bth[0] == RSW_BTH_OPCODE_CNP)
-			info->flags |= RSW_PF_CNP;
-	} else if (info->dport == RSW_UDP_PORT_UET) {
-		info->flags |= RSW_PF_UET;
-	}
-	return 0;
-}
-
-/* TCP and other L4 protocols with 16-bit ports first: only the ports. */
-static inline void
-parse_ports(const uint8_t *p, uint32_t avail, struct rsw_pkt_info *info)
-{
-	if (avail < 4)
-		return;
-	info->sport = (uint16_t)(p[0] << 8 | p[1]);
-	info->dport = (uint16_t)(p[2] << 8 | p[3]);
-	info->flags |= RSW_PF_L4;
-}
-
 static enum rsw_pkt_kind
 parse_ipv4(const uint8_t *p, uint32_t avail, const struct rte_mbuf *m, struct rsw_pkt_info *info)
 {
@@ -93,7 +54,8 @@ parse_ipv4(const uint8_t *p, uint32_t avail, const struct rte_mbuf *m, struct rs
 		return drop(info, RSW_PC_parse_errors);
 	/* A valid header sums to 0xffff (its complement, rsw_cksum, is 0). */
 	if (!(m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_GOOD) &&
-	    unlikely(rte_raw_cksum(ip, ihl) != 0xffff))
+	    unlikely(ihl == sizeof(*ip) ? !rsw_ipv4_cksum_ok20(ip)
+					: rte_raw_cksum(ip, ihl) != 0xffff))
 		return drop(info, RSW_PC_parse_errors);
 
 	info->l3_len = (uint16_t)tot;
@@ -106,12 +68,8 @@ parse_ipv4(const uint8_t *p, uint32_t avail, const struct rte_mbuf *m, struct rs
 		/* Fragments are routed and hashed on addresses only. */
 		return RSW_PK_IPV4;
 	}
-	if (info->proto == IPPROTO_UDP) {
-		if (unlikely(parse_udp(p + ihl, tot - ihl, info) != 0))
-			return drop(info, RSW_PC_parse_errors);
-	} else if (info->proto == IPPROTO_TCP || info->proto == IPPROTO_SCTP) {
-		parse_ports(p + ihl, tot - ihl, info);
-	}
+	if (unlikely(rsw_parse_l4(p + ihl, tot - ihl, info) != 0))
+		return drop(info, RSW_PC_parse_errors);
 	return RSW_PK_IPV4;
 }
 
@@ -136,12 +94,8 @@ parse_ipv6(const uint8_t *p, uint32_t avail, struct rsw_pkt_info *info)
 	info->proto = ip->proto;
 	info->ttl = ip->hop_limits;
 	/* No extension-header chasing: an extension header first hashes on addresses + flow. */
-	if (info->proto == IPPROTO_UDP) {
-		if (unlikely(parse_udp(p + sizeof(*ip), plen, info) != 0))
-			return drop(info, RSW_PC_parse_errors);
-	} else if (info->proto == IPPROTO_TCP || info->proto == IPPROTO_SCTP) {
-		parse_ports(p + sizeof(*ip), plen, info);
-	}
+	if (unlikely(rsw_parse_l4(p + sizeof(*ip), plen, info) != 0))
+		return drop(info, RSW_PC_parse_errors);
 	return RSW_PK_IPV6;
 }
 

@@ -13,6 +13,7 @@
 
 #include <stdint.h>
 
+#include <rte_branch_prediction.h>
 #include <rte_mbuf.h>
 
 #include "rsw_fib.h"
@@ -40,14 +41,31 @@ uint32_t rsw_lb_hash(const struct rsw_tables *t, const struct rte_mbuf *m,
  */
 extern uint16_t rsw_lb_down[RSW_MAX_GROUPS];
 
+/** rsw_lb_select for a group of two or more members, live (bit i: member i up) non-zero. */
+uint32_t rsw_lb_select_multi(const struct rsw_tables *t, const struct rsw_group *g, uint32_t gid,
+			     const struct rte_mbuf *m, const struct rsw_pkt_info *info,
+			     struct rsw_lb_lcore *ls, uint64_t now, uint16_t live);
+
 /**
  * Pick the member of group gid (g) for a packet of traffic class tc.
  * Mode: the route's, else load_balance.per_tc, else load_balance.mode; CNPs always hash.
  * @return the member index, or RSW_LB_NONE when no member is live.
  */
-uint32_t rsw_lb_select(const struct rsw_tables *t, const struct rsw_group *g, uint32_t gid,
-		       const struct rte_mbuf *m, const struct rsw_pkt_info *info,
-		       struct rsw_lb_lcore *ls, uint64_t now);
+static inline uint32_t
+rsw_lb_select(const struct rsw_tables *t, const struct rsw_group *g, uint32_t gid,
+	      const struct rte_mbuf *m, const struct rsw_pkt_info *info, struct rsw_lb_lcore *ls,
+	      uint64_t now)
+{
+	const uint16_t all = (uint16_t)((1u << g->n_members) - 1);
+	uint16_t live = (uint16_t)~__atomic_load_n(&rsw_lb_down[gid], __ATOMIC_RELAXED) & all;
+
+	if (unlikely(live == 0))
+		return RSW_LB_NONE;
+	/* A plain route: nothing to choose, no hash to compute. */
+	if (g->n_members == 1)
+		return 0;
+	return rsw_lb_select_multi(t, g, gid, m, info, ls, now, live);
+}
 
 /** Mode a packet of class tc takes through group g (CNPs: always hash). */
 static inline int

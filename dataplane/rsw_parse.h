@@ -11,9 +11,14 @@
 #define RSW_PARSE_H
 
 #include <stdint.h>
+#include <string.h>
 
+#include <rte_branch_prediction.h>
+#include <rte_byteorder.h>
 #include <rte_ether.h>
+#include <rte_ip.h>
 #include <rte_mbuf.h>
+#include <rte_udp.h>
 
 #include "rsw_stats.h"
 
@@ -72,6 +77,149 @@ struct rsw_pkt_info {
  */
 enum rsw_pkt_kind rsw_parse(const struct rte_mbuf *m, const struct rte_ether_addr *port_mac,
 			    struct rsw_pkt_info *info);
+
+/** UDP after an IP header (avail bytes from p): ports, RoCEv2 BTH, UET entropy. @return 0, -1 */
+static inline int
+rsw_parse_udp(const uint8_t *p, uint32_t avail, struct rsw_pkt_info *info)
+{
+	const struct rte_udp_hdr *udp = (const struct rte_udp_hdr *)p;
+
+	if (avail < sizeof(*udp))
+		return -1;
+	info->sport = rte_be_to_cpu_16(udp->src_port);
+	info->dport = rte_be_to_cpu_16(udp->dst_port);
+	info->flags |= RSW_PF_L4;
+	if (rte_be_to_cpu_16(udp->dgram_len) < sizeof(*udp))
+		return -1;
+	if (info->dport == RSW_UDP_PORT_ROCEV2) {
+		const uint8_t *bth = p + sizeof(*udp);
+
+		if (avail < sizeof(*udp) + RSW_BTH_LEN)
+			return -1;
+		info->qp = (uint32_t)bth[5] << 16 | (uint32_t)bth[6] << 8 | bth[7];
+		info->flags |= RSW_PF_BTH;
+		if (bth[0] == RSW_BTH_OPCODE_CNP)
+			info->flags |= RSW_PF_CNP;
+	} else if (info->dport == RSW_UDP_PORT_UET) {
+		info->flags |= RSW_PF_UET;
+	}
+	return 0;
+}
+
+/** TCP and other L4 protocols with 16-bit ports first: only the ports. */
+static inline void
+rsw_parse_ports(const uint8_t *p, uint32_t avail, struct rsw_pkt_info *info)
+{
+	if (avail < 4)
+		return;
+	info->sport = (uint16_t)(p[0] << 8 | p[1]);
+	info->dport = (uint16_t)(p[2] << 8 | p[3]);
+	info->flags |= RSW_PF_L4;
+}
+
+/** Whether a 20-byte IPv4 header (no options) sums to 0xffff: five 32-bit words, folded. */
+static inline int
+rsw_ipv4_cksum_ok20(const void *ip)
+{
+	uint32_t w[5];
+	uint64_t sum;
+
+	memcpy(w, ip, sizeof(w));
+	sum = (uint64_t)w[0] + w[1] + w[2] + w[3] + w[4];
+	sum = (sum & 0xffffffff) + (sum >> 32);
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	return sum == 0xffff;
+}
+
+/* The L4 step of the IP parsers; a fragment (IPv4) has none. */
+static inline int
+rsw_parse_l4(const uint8_t *l4, uint32_t avail, struct rsw_pkt_info *info)
+{
+	if (info->proto == IPPROTO_UDP)
+		return rsw_parse_udp(l4, avail, info);
+	if (info->proto == IPPROTO_TCP || info->proto == IPPROTO_SCTP)
+		rsw_parse_ports(l4, avail, info);
+	return 0;
+}
+
+/**
+ * Parse one frame received on a port whose MAC is port_mac.
+ *
+ * @return info->kind; for RSW_PK_DROP, info->drop is the counter to bump
+ *   (parse_errors, not_for_us, l2_control, unknown_ethertype).
+ */
+enum rsw_pkt_kind rsw_parse(const struct rte_mbuf *m, const struct rte_ether_addr *port_mac,
+			    struct rsw_pkt_info *info);
+
+/**
+ * rsw_parse, with the common case inline: an untagged IPv4 (no options) or IPv6 frame to the
+ * port's MAC that parses cleanly. Anything else, including every frame to be dropped, goes to
+ * rsw_parse. The result is rsw_parse's, field for field (the fuzzer checks).
+ */
+static __rte_always_inline enum rsw_pkt_kind
+rsw_parse_inline(const struct rte_mbuf *m, const struct rte_ether_addr *port_mac,
+		 struct rsw_pkt_info *info)
+{
+	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+	uint32_t len = rte_pktmbuf_data_len(m);
+	uint32_t d4, m4, avail, tot;
+	uint16_t d2, m2, type;
+
+	if (unlikely(len < RTE_ETHER_HDR_LEN + sizeof(struct rte_ipv4_hdr)))
+		return rsw_parse(m, port_mac, info);
+	memcpy(&d4, p, 4);
+	memcpy(&d2, p + 4, 2);
+	memcpy(&m4, port_mac, 4);
+	memcpy(&m2, (const uint8_t *)port_mac + 4, 2);
+	memcpy(&type, p + 12, 2);
+	if (unlikely(((d4 ^ m4) | (uint16_t)(d2 ^ m2)) != 0))
+		return rsw_parse(m, port_mac, info);
+	memset(info, 0, sizeof(*info));
+	info->l3_off = RTE_ETHER_HDR_LEN;
+	avail = len - RTE_ETHER_HDR_LEN;
+	if (likely(type == RTE_BE16(RTE_ETHER_TYPE_IPV4))) {
+		const struct rte_ipv4_hdr *ip =
+			(const struct rte_ipv4_hdr *)(p + RTE_ETHER_HDR_LEN);
+
+		tot = rte_be_to_cpu_16(ip->total_length);
+		if (unlikely(ip->version_ihl != 0x45 || tot < sizeof(*ip) || tot > avail))
+			return rsw_parse(m, port_mac, info);
+		if (!(m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_GOOD) &&
+		    unlikely(!rsw_ipv4_cksum_ok20(ip)))
+			return rsw_parse(m, port_mac, info);
+		info->l3_len = (uint16_t)tot;
+		info->dscp = ip->type_of_service >> 2;
+		info->proto = ip->next_proto_id;
+		info->ttl = ip->time_to_live;
+		if (ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_MF_FLAG | RTE_IPV4_HDR_OFFSET_MASK))
+			info->flags |= RSW_PF_FRAG;
+		else if (unlikely(rsw_parse_l4((const uint8_t *)ip + sizeof(*ip),
+					       tot - (uint32_t)sizeof(*ip), info) != 0))
+			return rsw_parse(m, port_mac, info);
+		return info->kind = RSW_PK_IPV4;
+	}
+	if (type == RTE_BE16(RTE_ETHER_TYPE_IPV6) && avail >= sizeof(struct rte_ipv6_hdr)) {
+		const struct rte_ipv6_hdr *ip =
+			(const struct rte_ipv6_hdr *)(p + RTE_ETHER_HDR_LEN);
+		uint32_t vtc = rte_be_to_cpu_32(ip->vtc_flow);
+
+		tot = sizeof(*ip) + rte_be_to_cpu_16(ip->payload_len);
+		if (unlikely((vtc >> 28) != 6 || tot > avail))
+			return rsw_parse(m, port_mac, info);
+		info->l3_len = (uint16_t)tot;
+		info->dscp = (vtc >> 22) & 0x3f;
+		info->flow = vtc & 0xfffff;
+		info->proto = ip->proto;
+		info->ttl = ip->hop_limits;
+		if (unlikely(rsw_parse_l4((const uint8_t *)ip + sizeof(*ip),
+					  tot - (uint32_t)sizeof(*ip), info) != 0))
+			return rsw_parse(m, port_mac, info);
+		return info->kind = RSW_PK_IPV6;
+	}
+	return rsw_parse(m, port_mac, info);
+}
 
 /** RFC 1071 Internet checksum of a buffer (the returned value is ready to store). */
 uint16_t rsw_cksum(const void *buf, size_t len);
