@@ -87,7 +87,10 @@ rsw_ctl_send(uint16_t p, uint8_t tc, struct rte_mbuf *m)
 	uint32_t len = rte_pktmbuf_pkt_len(m);
 
 	rsw_meta(m)->flags = RSW_MF_NOACCT;
+	/* Counted before it is visible: the owner's idle check never misses it. */
+	__atomic_fetch_add(&rsw_qos.port[p].ctl_frames, 1, __ATOMIC_RELAXED);
 	if (rte_ring_mp_enqueue(rsw_qos.port[p].ring[tc], m) != 0) {
+		__atomic_fetch_sub(&rsw_qos.port[p].ctl_frames, 1, __ATOMIC_RELAXED);
 		rsw_drop(ctl_stats(), p, &m, 1, RSW_PC_tx_dropped);
 		return;
 	}

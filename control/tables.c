@@ -205,6 +205,11 @@ rsw_ctl_tables_build(const struct rsw_config *cfg, uint64_t generation, char *er
 			g->members[j] = t->n_nh++;
 		}
 		rsw_group_fill_buckets(g, cr->weights);
+		if (g->n_members == 1) {
+			r.single = 1;
+			r.port = g->ports[0];
+			r.neigh = t->nh[g->members[0]].neigh;
+		}
 		t->n_groups++;
 		nh = rsw_tables_add_result(t, &r);
 		ret = nh < 0 ? nh : rsw_tables_add_route(t, &cr->prefix, (uint32_t)nh);

@@ -41,10 +41,11 @@ enum rsw_result_type {
 };
 
 struct rsw_result {
-	uint8_t type; /* enum rsw_result_type */
-	uint8_t pad;
-	uint16_t port; /* LOCAL, CONNECTED: the port */
-	uint32_t id;   /* GROUP: index into groups */
+	uint8_t type;   /* enum rsw_result_type */
+	uint8_t single; /* GROUP of one member: port and neigh are that member's */
+	uint16_t port;  /* LOCAL, CONNECTED: the port; single GROUP: the member's */
+	uint32_t id;    /* GROUP: index into groups */
+	uint32_t neigh; /* single GROUP: the member's neighbour index (one load fewer per packet) */
 };
 
 struct rsw_nexthop {

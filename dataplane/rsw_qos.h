@@ -139,6 +139,7 @@ struct __rte_cache_aligned rsw_qos_port {
 	uint8_t storm_ignore[RSW_N_TC];  /* watchdog action forward: ignore pause */
 	struct rte_ring *ring[RSW_N_TC]; /* MP/SC egress queue per TC */
 	uint64_t speed_bps;              /* shaper and pause timing; 0 = unshaped */
+	uint64_t ctl_frames;             /* frames queued by the control thread (not in q_bytes) */
 };
 
 struct rsw_qos_main {
@@ -208,6 +209,27 @@ rsw_shaper_refill(struct rsw_port_sched *ps, uint64_t speed_bps, uint16_t mtu, u
 			ps->tokens_milli = ps->bucket_milli;
 	}
 	ps->last_tsc = now;
+}
+
+/**
+ * Owner only: whether port p has nothing queued: no bytes in its eight queues, no frame of
+ * the control thread, nothing staged by its scheduler, nothing the PMD refused. One line of
+ * gauges and the owner's own state: no ring is touched.
+ */
+static inline bool
+rsw_port_idle(uint16_t p)
+{
+	const struct rsw_port_sched *ps = &rsw_sched[p];
+	const struct rsw_qos_port *qport = &rsw_qos.port[p];
+	uint64_t q = __atomic_load_n(&qport->ctl_frames, __ATOMIC_RELAXED);
+	int tc;
+
+	if (ps->n_pending)
+		return false;
+	for (tc = 0; tc < RSW_N_TC; tc++)
+		q |= __atomic_load_n(&qport->q_bytes[tc], __ATOMIC_RELAXED) |
+		     (uint64_t)(ps->head_n[tc] - ps->head_i[tc]);
+	return q == 0;
 }
 
 struct rsw_lcore_stats;

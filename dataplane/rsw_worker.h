@@ -74,6 +74,7 @@ struct rsw_dp_main {
 	uint16_t n_ports;
 	volatile bool quit;       /* set by control: workers return */
 	uint32_t idle_sleep_us;   /* back-off ceiling; 0 = busy poll */
+	bool cut_through;         /* a worker transmits to an idle port it owns directly */
 	int meta_off;             /* rsw_mbuf_meta dynfield offset */
 	struct rte_ring *punt;    /* MP/SC: worker → control */
 	struct rte_mempool *pool; /* PFC frames are built from it */

@@ -179,7 +179,7 @@ flush_pending(struct rsw_lcore_stats *st, struct rsw_port_sched *ps, uint16_t p)
 /* Watchdog action drop: empty the queue, releasing its buffer. */
 static uint16_t
 storm_flush(struct rsw_lcore_stats *st, struct rsw_port_sched *ps, uint16_t p, uint8_t tc,
-	    uint64_t *q_rel, uint64_t pg_rel[][RSW_N_TC], uint32_t *touched)
+	    uint64_t *q_rel, uint64_t pg_rel[][RSW_N_TC], uint32_t *touched, uint64_t *ctl_rel)
 {
 	uint16_t n = 0;
 
@@ -188,7 +188,9 @@ storm_flush(struct rsw_lcore_stats *st, struct rsw_port_sched *ps, uint16_t p, u
 		struct rsw_mbuf_meta *meta = rsw_meta(m);
 		uint32_t len = rte_pktmbuf_pkt_len(m);
 
-		if (!(meta->flags & RSW_MF_NOACCT)) {
+		if (meta->flags & RSW_MF_NOACCT) {
+			*ctl_rel += 1;
+		} else {
 			q_rel[tc] += len;
 			if (!(*touched & (1u << meta->in_port))) {
 				*touched |= 1u << meta->in_port;
@@ -212,7 +214,7 @@ rsw_sched_port(struct rsw_lcore_stats *st, const struct rsw_qos_params *qp, uint
 	uint64_t pg_rel[RSW_MAX_PORTS][RSW_N_TC];
 	uint64_t q_rel[RSW_N_TC] = {0}, q_now[RSW_N_TC];
 	uint32_t deq_pkts[RSW_N_TC] = {0};
-	uint64_t used_rel = 0, tx_bytes = 0;
+	uint64_t used_rel = 0, tx_bytes = 0, ctl_rel = 0;
 	struct rte_mbuf *out[32], *drop[32];
 	uint32_t touched = 0;
 	uint16_t n_out = 0, n_drop = 0, sent, work = 0, i;
@@ -224,6 +226,8 @@ rsw_sched_port(struct rsw_lcore_stats *st, const struct rsw_qos_params *qp, uint
 		pfc_generate(st, ps, qp, p, now);
 	if (!flush_pending(st, ps, p))
 		return 1;
+	if (rsw_port_idle(p))
+		return 0; /* the common idle case: no ring to probe */
 	if (shaped)
 		rsw_shaper_refill(ps, qport->speed_bps, rsw_dp.ports[p].mtu, now);
 
@@ -232,7 +236,8 @@ rsw_sched_port(struct rsw_lcore_stats *st, const struct rsw_qos_params *qp, uint
 		uint8_t bit = (uint8_t)(1u << tc);
 
 		if (unlikely(qport->storm_drop[tc]))
-			work += storm_flush(st, ps, p, (uint8_t)tc, q_rel, pg_rel, &touched);
+			work += storm_flush(st, ps, p, (uint8_t)tc, q_rel, pg_rel, &touched,
+					    &ctl_rel);
 		if (paused & bit)
 			empty |= ps->head_i[tc] >= ps->head_n[tc] ? bit : 0;
 		else if (tc_has(ps, p, (uint8_t)tc))
@@ -266,7 +271,9 @@ rsw_sched_port(struct rsw_lcore_stats *st, const struct rsw_qos_params *qp, uint
 		if (!(qp->is_strict & (1u << tc)))
 			ps->deficit[tc] -= (int32_t)len;
 		meta = rsw_meta(m);
-		if (!(meta->flags & RSW_MF_NOACCT)) {
+		if (meta->flags & RSW_MF_NOACCT) {
+			ctl_rel++;
+		} else {
 			q_rel[tc] += len;
 			if (!(touched & (1u << meta->in_port))) {
 				touched |= 1u << meta->in_port;
@@ -306,6 +313,8 @@ rsw_sched_port(struct rsw_lcore_stats *st, const struct rsw_qos_params *qp, uint
 
 release:
 	/* Release the buffer of what left the queues. */
+	if (ctl_rel)
+		__atomic_fetch_sub(&qport->ctl_frames, ctl_rel, __ATOMIC_RELAXED);
 	for (tc = 0; tc < RSW_N_TC; tc++) {
 		if (q_rel[tc] == 0)
 			continue;

@@ -168,13 +168,18 @@ struct burst_ctx {
 		uint16_t port;
 		uint8_t tc;
 		uint8_t n;
+		uint8_t n_cnp;
 		uint32_t bytes;
 		uint32_t pg_bytes; /* of those, accounted to an ingress PG */
+		uint64_t room;     /* bytes admitted without a check: below every threshold */
 		struct rte_mbuf *m[RSW_BURST];
+		uint8_t info[RSW_BURST]; /* index of each frame's rsw_pkt_info in the burst */
 	} slots[RSW_BURST];
 	uint64_t pg_add[RSW_N_TC]; /* bytes admitted per ingress PG of in_port */
 	uint64_t used_add;
-	uint64_t now; /* TSC at the start of the burst (flowlets) */
+	uint64_t buf_room; /* shared buffer free at the burst start, headroom reserve excluded */
+	uint8_t fast_tcs;  /* TCs whose admission is a queue limit and the buffer only */
+	uint64_t now;      /* TSC at the start of the burst (flowlets) */
 	uint16_t n_v4, n_v6, n_punt, n_err, n_freed, n_slots;
 };
 
@@ -186,10 +191,16 @@ count_drop(struct burst_ctx *c, struct rsw_lcore_stats *st, uint16_t port, struc
 	c->freed[c->n_freed++] = m;
 }
 
-/* The burst's slot for queue (out, tc). */
+/*
+ * The burst's slot for queue (out, tc). Its room: what the queue takes before its lossy limit,
+ * for a TC whose admission is that limit and the shared buffer only (not lossless, not
+ * trimmed, no ECN at enqueue, no watchdog drop); 0 sends every frame through the full check.
+ */
 static inline struct out_slot *
-slot_get(struct burst_ctx *c, uint16_t out, uint8_t tc)
+slot_get(struct burst_ctx *c, const struct rsw_qos_params *qp, uint16_t out, uint8_t tc)
 {
+	const struct rsw_qos_port *qport = &rsw_qos.port[out];
+	uint64_t q;
 	uint8_t k = c->slot_of[out * RSW_N_TC + tc];
 	struct out_slot *sl;
 
@@ -201,8 +212,14 @@ slot_get(struct burst_ctx *c, uint16_t out, uint8_t tc)
 	sl->port = out;
 	sl->tc = tc;
 	sl->n = 0;
+	sl->n_cnp = 0;
 	sl->bytes = 0;
 	sl->pg_bytes = 0;
+	sl->room = 0;
+	if ((c->fast_tcs & (1u << tc)) && !qport->storm_drop[tc]) {
+		q = __atomic_load_n(&qport->q_bytes[tc], __ATOMIC_RELAXED);
+		sl->room = qp->queue_limit > q ? qp->queue_limit - q : 0;
+	}
 	return sl;
 }
 
@@ -216,34 +233,28 @@ admit_drop(struct burst_ctx *c, struct rsw_lcore_stats *st, uint16_t out, uint8_
 
 /* Queue an admitted frame in its slot; the gauges are updated once per burst. */
 static inline void
-admit_enqueue(struct burst_ctx *c, struct rsw_lcore_stats *st, uint16_t in_port, uint16_t out,
-	      uint8_t tc, uint64_t depth, struct rte_mbuf *m, const struct rsw_pkt_info *info)
+admit_enqueue(struct burst_ctx *c, struct out_slot *sl, struct rte_mbuf *m,
+	      const struct rsw_pkt_info *info)
 {
-	struct out_slot *sl = slot_get(c, out, tc);
-	struct rsw_mbuf_meta *meta = rsw_meta(m);
 	uint32_t len = rte_pktmbuf_pkt_len(m);
+	bool cnp = info->flags & RSW_PF_CNP;
 
-	meta->in_port = (uint8_t)in_port;
-	meta->tc = tc;
-	meta->kind = info->kind;
-	meta->l3_off = info->l3_off;
-	meta->flags = (info->flags & RSW_PF_CNP) ? RSW_MF_CNP : 0;
+	/* The metadata is written only if the frame is queued (enqueue_slots). */
+	sl->info[sl->n] = (uint8_t)(info - c->info);
+	sl->n_cnp += cnp;
 	sl->m[sl->n++] = m;
 	sl->bytes += len;
 	sl->pg_bytes += len;
-	c->pg_add[tc] += len;
+	c->pg_add[sl->tc] += len;
 	c->used_add += len;
-	if (depth + len > st->qos.q_watermark[out][tc])
-		st->qos.q_watermark[out][tc] = depth + len;
 }
 
+/* Bytes in queue (out, tc): the shared gauge plus what this burst already admitted to it. */
 static inline uint64_t
-queue_depth(const struct burst_ctx *c, uint16_t out, uint8_t tc)
+slot_depth(const struct out_slot *sl)
 {
-	uint8_t k = c->slot_of[out * RSW_N_TC + tc];
-
-	return __atomic_load_n(&rsw_qos.port[out].q_bytes[tc], __ATOMIC_RELAXED) +
-	       (k != 0xff ? c->slots[k].bytes : 0);
+	return __atomic_load_n(&rsw_qos.port[sl->port].q_bytes[sl->tc], __ATOMIC_RELAXED) +
+	       sl->bytes;
 }
 
 /*
@@ -253,31 +264,31 @@ queue_depth(const struct burst_ctx *c, uint16_t out, uint8_t tc)
  */
 static inline void
 admit_trim(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_qos_params *qp,
-	   uint16_t in_port, uint16_t out, uint8_t tc, uint64_t depth, uint64_t used,
-	   struct rte_mbuf *m, const struct rsw_pkt_info *info)
+	   uint16_t in_port, struct out_slot *sl, uint64_t used, struct rte_mbuf *m,
+	   const struct rsw_pkt_info *info)
 {
+	uint16_t out = sl->port;
 	uint32_t len = rte_pktmbuf_pkt_len(m);
 	uint8_t dscp =
 		qp->is_leaf && rsw_dp.ports[out].downlink ? qp->trim_dscp_lasthop : qp->trim_dscp;
-	uint8_t ttc = qp->trim_tc;
-	uint64_t tdepth;
+	struct out_slot *tsl;
 
 	if (len <= RTE_MAX((uint32_t)qp->trim_size, rsw_trim_floor(m, info->l3_off, info->kind))) {
 		/* Already header-sized: whole, in its own class, as long as the buffer holds. */
 		if (used + len > qp->total)
-			return admit_drop(c, st, out, tc, m);
-		return admit_enqueue(c, st, in_port, out, tc, depth, m, info);
+			return admit_drop(c, st, out, sl->tc, m);
+		return admit_enqueue(c, sl, m, info);
 	}
 	if (rsw_trim(m, info->l3_off, info->kind, qp->trim_size, dscp) == 0)
-		return admit_drop(c, st, out, tc, m); /* not UDP, or a fragment */
+		return admit_drop(c, st, out, sl->tc, m); /* not UDP, or a fragment */
 	len = rte_pktmbuf_pkt_len(m);
-	tdepth = queue_depth(c, out, ttc);
-	if (tdepth + len > qp->queue_limit || used + len > qp->total) {
+	tsl = slot_get(c, qp, out, qp->trim_tc);
+	if (slot_depth(tsl) + len > qp->queue_limit || used + len > qp->total) {
 		/* The trim queue is full too. */
-		return admit_drop(c, st, out, ttc, m);
+		return admit_drop(c, st, out, tsl->tc, m);
 	}
-	st->qos.q[out][tc][RSW_QC_trimmed]++;
-	admit_enqueue(c, st, in_port, out, ttc, tdepth, m, info);
+	st->qos.q[out][sl->tc][RSW_QC_trimmed]++;
+	admit_enqueue(c, tsl, m, info);
 }
 
 /*
@@ -293,11 +304,16 @@ admit(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_qos_para
 	uint32_t len = rte_pktmbuf_pkt_len(m);
 	bool lossless = qp->lossless & (1u << tc);
 	bool cnp = info->flags & RSW_PF_CNP;
+	struct out_slot *sl;
 	uint64_t depth, used;
 
+	sl = slot_get(c, qp, out, tc);
+	/* The common case: room in the queue and in the buffer, nothing else to decide. */
+	if (likely(!cnp && sl->bytes + len <= sl->room && c->used_add + len <= c->buf_room))
+		return admit_enqueue(c, sl, m, info);
 	if (unlikely(qport->storm_drop[tc]))
 		return admit_drop(c, st, out, tc, m);
-	depth = queue_depth(c, out, tc);
+	depth = slot_depth(sl);
 	used = __atomic_load_n(&rsw_qos.used, __ATOMIC_RELAXED) + c->used_add;
 	if (lossless) {
 		uint64_t pg =
@@ -315,10 +331,10 @@ admit(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_qos_para
 	} else if (unlikely(qp->trim_tcs & (1u << tc)) && !cnp) {
 		if (depth + len > qp->trim_threshold ||
 		    used + len + qp->headroom_reserved > qp->total)
-			return admit_trim(c, st, qp, in_port, out, tc, depth, used, m, info);
-	} else if (cnp ? used + len > qp->total
-		       : depth + len > qp->queue_limit ||
-				   used + len + qp->headroom_reserved > qp->total) {
+			return admit_trim(c, st, qp, in_port, sl, used, m, info);
+	} else if (unlikely(cnp ? used + len > qp->total
+				: depth + len > qp->queue_limit ||
+					    used + len + qp->headroom_reserved > qp->total)) {
 		/* CNPs are not tail-dropped at the queue limit, only when the buffer is full. */
 		return admit_drop(c, st, out, tc, m);
 	}
@@ -331,7 +347,7 @@ admit(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_qos_para
 		else if (r < 0 && !lossless)
 			return admit_drop(c, st, out, tc, m);
 	}
-	admit_enqueue(c, st, in_port, out, tc, depth, m, info);
+	admit_enqueue(c, sl, m, info);
 }
 
 /*
@@ -353,7 +369,7 @@ icmp_error(struct burst_ctx *c, struct rsw_lcore_stats *st, uint8_t answer, uint
 }
 
 /* Steps 4-6 for one looked-up packet. */
-static inline void
+static __rte_always_inline void
 forward_one(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_tables *t,
 	    uint16_t in_port, struct rte_mbuf *m, const struct rsw_pkt_info *info, uint64_t nhv)
 {
@@ -381,12 +397,25 @@ forward_one(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_ta
 		neigh_idx = idx < 0 ? UINT32_MAX : (uint32_t)idx;
 		break;
 	case RSW_RES_GROUP: {
-		const struct rsw_group *g = &t->groups[r->id];
+		const struct rsw_group *g;
 		const struct rsw_nexthop *nh;
 		uint32_t mi = 0;
 
 		if (unlikely(info->ttl <= 1))
 			goto ttl;
+		if (likely(r->single)) {
+			/* A plain route: its next hop is in the result. */
+			if (unlikely(__atomic_load_n(&rsw_lb_down[r->id], __ATOMIC_RELAXED) & 1)) {
+				count_drop(c, st, in_port, m, RSW_PC_group_empty);
+				return;
+			}
+			out = r->port;
+			neigh_idx = r->neigh;
+			st->lb[r->id][0].packets++;
+			st->lb[r->id][0].bytes += rte_pktmbuf_pkt_len(m);
+			break;
+		}
+		g = &t->groups[r->id];
 		mi = rsw_lb_select(t, g, r->id, m, info, &st->lb_state, c->now);
 		if (unlikely(mi == RSW_LB_NONE)) {
 			/* Every member is down. */
@@ -433,6 +462,86 @@ ttl:
 }
 
 /*
+ * Step 8, cut-through: a queue of an idle port this lcore owns sends its slot straight to the
+ * PMD, as an ASIC sends a packet that finds its queue empty and the port free: counted
+ * enqueued and dequeued, never in the buffer. Not when its TC is paused, when the shaper lacks
+ * the tokens, or when ECN at dequeue could mark (more bytes than kmin behind the first).
+ * Frames the PMD does not take wait in the scheduler's pending list, as its own do.
+ */
+static void
+cut_through(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_qos_params *qp)
+{
+	struct rte_mbuf *tx[RSW_BURST];
+	uint32_t checked = 0, idle = 0;
+	uint16_t i, j, k, p, n_tx, sent;
+	uint64_t tx_bytes;
+	unsigned int lcore = rte_lcore_id();
+
+	for (i = 0; i < c->n_slots; i++) {
+		p = c->slots[i].port;
+		if (checked & (1u << p))
+			continue;
+		checked |= 1u << p;
+		if (rsw_dp.ports[p].owner != lcore || !rsw_port_idle(p))
+			continue;
+		idle |= 1u << p;
+	}
+	while (idle != 0) {
+		struct rsw_port_sched *ps;
+		struct rsw_qos_port *qport;
+		uint64_t now = c->now;
+
+		p = (uint16_t)__builtin_ctz(idle);
+		idle &= idle - 1;
+		ps = &rsw_sched[p];
+		qport = &rsw_qos.port[p];
+		if (qport->speed_bps)
+			rsw_shaper_refill(ps, qport->speed_bps, rsw_dp.ports[p].mtu, now);
+		n_tx = 0;
+		tx_bytes = 0;
+		for (i = 0; i < c->n_slots; i++) {
+			struct out_slot *sl = &c->slots[i];
+			uint8_t tc = sl->tc, bit = (uint8_t)(1u << tc);
+			uint64_t wire =
+				((uint64_t)sl->bytes + (uint64_t)sl->n * RSW_WIRE_OVERHEAD) * 1000;
+
+			if (sl->port != p || sl->n == 0)
+				continue;
+			if (__atomic_load_n(&qport->paused_until[tc], __ATOMIC_RELAXED) > now &&
+			    !qport->storm_ignore[tc])
+				continue;
+			if ((qp->ecn_enabled & bit) && !qp->ecn_enqueue && sl->bytes > qp->kmin[tc])
+				continue;
+			if (qport->speed_bps) {
+				if (ps->tokens_milli < wire)
+					continue;
+				ps->tokens_milli -= wire;
+			}
+			st->qos.q[p][tc][RSW_QC_enqueued_packets] += sl->n;
+			st->qos.q[p][tc][RSW_QC_enqueued_bytes] += sl->bytes;
+			st->qos.q[p][tc][RSW_QC_dequeued_packets] += sl->n;
+			st->qos.q[p][tc][RSW_QC_dequeued_bytes] += sl->bytes;
+			st->port[p].c[RSW_PC_cnp_tx] += sl->n_cnp;
+			c->pg_add[tc] -= sl->pg_bytes;
+			c->used_add -= sl->bytes;
+			tx_bytes += sl->bytes;
+			for (j = 0; j < sl->n; j++)
+				tx[n_tx++] = sl->m[j];
+			sl->n = 0;
+		}
+		if (n_tx == 0)
+			continue;
+		sent = rte_eth_tx_burst(rsw_dp.ports[p].eth_port, 0, tx, n_tx);
+		for (k = sent; k < n_tx; k++) {
+			tx_bytes -= rte_pktmbuf_pkt_len(tx[k]);
+			ps->pending[ps->n_pending++] = tx[k];
+		}
+		st->port[p].c[RSW_PC_tx_packets] += sent;
+		st->port[p].c[RSW_PC_tx_bytes] += tx_bytes;
+	}
+}
+
+/*
  * Step 8: account the admitted bytes (before the frames become visible to the owner, so its
  * release never runs ahead), then one bulk enqueue per queue; a full ring gives back its
  * share.
@@ -453,6 +562,8 @@ enqueue_slots(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_
 		if (v > st->qos.pg_watermark[in_port][tc])
 			st->qos.pg_watermark[in_port][tc] = v;
 	}
+	if (c->used_add == 0)
+		return; /* every slot went cut-through */
 	used_now = __atomic_add_fetch(&rsw_qos.used, c->used_add, __ATOMIC_RELAXED);
 	if (used_now > st->qos.buf_watermark)
 		st->qos.buf_watermark = used_now;
@@ -464,7 +575,20 @@ enqueue_slots(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_
 
 		if (sl->n == 0)
 			continue;
-		__atomic_fetch_add(&qport->q_bytes[sl->tc], sl->bytes, __ATOMIC_RELAXED);
+		for (k = 0; k < sl->n; k++) {
+			const struct rsw_pkt_info *info = &c->info[sl->info[k]];
+
+			*rsw_meta(sl->m[k]) = (struct rsw_mbuf_meta){
+				.tc = sl->tc,
+				.in_port = (uint8_t)in_port,
+				.kind = info->kind,
+				.l3_off = info->l3_off,
+				.flags = (info->flags & RSW_PF_CNP) ? RSW_MF_CNP : 0,
+			};
+		}
+		v = __atomic_add_fetch(&qport->q_bytes[sl->tc], sl->bytes, __ATOMIC_RELAXED);
+		if (v > st->qos.q_watermark[sl->port][sl->tc])
+			st->qos.q_watermark[sl->port][sl->tc] = v;
 		sent = (uint16_t)rte_ring_mp_enqueue_burst(qport->ring[sl->tc], (void **)sl->m,
 							   sl->n, NULL);
 		st->qos.q[sl->port][sl->tc][RSW_QC_enqueued_packets] += sent;
@@ -498,6 +622,17 @@ rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf 
 	memset(c.slot_of, 0xff, sizeof(c.slot_of[0]) * rsw_dp.n_ports * RSW_N_TC);
 	memset(c.pg_add, 0, sizeof(c.pg_add));
 	c.used_add = 0;
+	c.buf_room = 0;
+	c.fast_tcs = 0;
+	if (likely(t != NULL)) {
+		const struct rsw_qos_params *qp = &t->qos;
+		uint64_t used = __atomic_load_n(&rsw_qos.used, __ATOMIC_RELAXED);
+
+		c.fast_tcs = (uint8_t) ~(qp->lossless | qp->trim_tcs |
+					 (qp->ecn_enqueue ? qp->ecn_enabled : 0));
+		if (qp->total > used + qp->headroom_reserved)
+			c.buf_room = qp->total - used - qp->headroom_reserved;
+	}
 	c.now = rte_rdtsc();
 	if (unlikely(rsw_dp.ports[in_port].admin_down)) {
 		/* Administratively down: nothing it receives is processed. */
@@ -520,7 +655,7 @@ rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf 
 		if (i + RSW_PREFETCH_OFFSET < n)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + RSW_PREFETCH_OFFSET], void *));
 		rx_bytes += rte_pktmbuf_pkt_len(m);
-		kind = rsw_parse(m, mac, info);
+		kind = rsw_parse_inline(m, mac, info);
 		if (unlikely(info->flags & RSW_PF_CNP))
 			ps->c[RSW_PC_cnp_rx]++;
 		if (kind == RSW_PK_IPV4 || kind == RSW_PK_IPV6) {
@@ -615,8 +750,11 @@ rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf 
 		if (sent < c.n_err)
 			rte_pktmbuf_free_bulk(c.err + sent, c.n_err - sent);
 	}
-	if (c.n_slots > 0)
+	if (c.n_slots > 0) {
+		if (rsw_dp.cut_through)
+			cut_through(&c, st, &t->qos);
 		enqueue_slots(&c, st, t, in_port);
+	}
 	if (c.n_freed > 0)
 		rte_pktmbuf_free_bulk(c.freed, c.n_freed);
 }

@@ -60,6 +60,7 @@
 #define K_MEMBER_DOWN (1u << 3) /* members 1 and 3 of every group down */
 #define K_STORM       (1u << 4) /* PFC watchdog: TC 3 of port 1 in storm-drop */
 #define K_ALL_DOWN    (1u << 5) /* every member of every group down */
+#define K_CUT_THROUGH (1u << 6) /* idle ports are sent to directly (as a running switch does) */
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -422,6 +423,8 @@ check_idle(void)
 				die("an egress queue is not empty");
 			if (rsw_qos.port[p].q_bytes[tc] != 0)
 				die("q_bytes is not back to 0");
+			if (rsw_qos.port[p].ctl_frames != 0)
+				die("ctl_frames is not back to 0");
 			if (rsw_qos.port[p].pg_bytes[tc] != 0)
 				die("pg_bytes is not back to 0");
 		}
@@ -470,7 +473,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (g = 0; g < tables->n_groups; g++)
 		rsw_lb_down[g] = knobs & K_ALL_DOWN ? 0xffff : knobs & K_MEMBER_DOWN ? 0x000a : 0;
 	rsw_qos.port[1].storm_drop[3] = !!(knobs & K_STORM);
+	rsw_dp.cut_through = !!(knobs & K_CUT_THROUGH);
 
+	/* The worker's inline parser must agree with the full one, field for field. */
+	for (p = 0; p < n; p++) {
+		struct rsw_pkt_info a, b;
+		const struct rte_ether_addr *mac = &rsw_dp.ports[in_port].mac;
+
+		if (rsw_parse_inline(pkts[p], mac, &a) != rsw_parse(pkts[p], mac, &b) ||
+		    memcmp(&a, &b, sizeof(a)) != 0)
+			die("rsw_parse_inline and rsw_parse disagree");
+	}
 	rsw_process_burst(st, in_port, pkts, n);
 	drain_all();
 
