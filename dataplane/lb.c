@@ -6,8 +6,10 @@
  * load_balance.hash_fields, CRC32 (SSE4.2 where present) or Toeplitz.
  */
 
+#include <stdbool.h>
 #include <string.h>
 
+#include <rte_byteorder.h>
 #include <rte_hash_crc.h>
 #include <rte_ip.h>
 #include <rte_random.h>
@@ -23,15 +25,15 @@ const uint8_t rsw_lb_default_rss_key[RSW_RSS_KEY_LEN] = {
 	0xfa, 0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2, 0x41, 0x67, 0x25, 0x3d,
 };
 
-/* The hash input, in a fixed layout so CRC32 and Toeplitz see the same bytes. */
-struct lb_tuple {
-	uint32_t src[4];
-	uint32_t dst[4];
-	uint16_t sport;
-	uint16_t dport;
-	uint32_t proto_qp; /* proto << 24 | dest QP */
-	uint32_t flow;     /* IPv6 flow label */
-};
+/*
+ * The hash input, a fixed layout of 44 bytes so CRC32 and Toeplitz see the same bytes:
+ *   source address (16; IPv4 in the first 4, the rest 0), destination address (16),
+ *   source port (2), destination port (2) (host order), proto << 24 | BTH dest QP (4),
+ *   IPv6 flow label (4).
+ * It is built in registers, eight bytes at a time: written to memory in narrow pieces and read
+ * back wide, it stalled on store forwarding (a third of the ECMP cost).
+ */
+#define LB_KEY_LEN 44
 
 /*
  * CRC32 and Toeplitz are linear: a seed alone only relabels members, and the same flows
@@ -49,78 +51,90 @@ mix32(uint32_t h)
 	return h;
 }
 
-static void
-swap_if_greater(void *a, void *b, size_t len)
+/* Whether address a (words a0, a1 as loaded) sorts after b byte by byte over len bytes. */
+static inline bool
+addr_greater(uint64_t a0, uint64_t a1, uint64_t b0, uint64_t b1, size_t len)
 {
-	uint8_t tmp[16];
-
-	if (memcmp(a, b, len) > 0) {
-		memcpy(tmp, a, len);
-		memcpy(a, b, len);
-		memcpy(b, tmp, len);
-	}
+	if (len == 4)
+		return rte_bswap32((uint32_t)a0) > rte_bswap32((uint32_t)b0);
+	if (a0 != b0)
+		return rte_bswap64(a0) > rte_bswap64(b0);
+	return rte_bswap64(a1) > rte_bswap64(b1);
 }
 
 uint32_t
 rsw_lb_hash(const struct rsw_tables *t, const struct rte_mbuf *m, const struct rsw_pkt_info *info)
 {
 	const uint8_t *l3 = rte_pktmbuf_mtod_offset(m, const uint8_t *, info->l3_off);
-	uint32_t f = t->hash_fields;
-	struct lb_tuple k;
-	uint32_t w[sizeof(k) / 4];
+	uint32_t f = t->hash_fields, proto_qp = 0, flow = 0, h;
+	uint64_t s0 = 0, s1 = 0, d0 = 0, d1 = 0, x;
+	uint16_t sport = 0, dport = 0, y;
 	size_t alen;
 
-	memset(&k, 0, sizeof(k));
 	if (info->kind == RSW_PK_IPV4) {
 		const struct rte_ipv4_hdr *ip = (const struct rte_ipv4_hdr *)l3;
 
 		alen = 4;
 		if (f & RSW_HF_SRC_IP)
-			k.src[0] = ip->src_addr;
+			s0 = ip->src_addr;
 		if (f & RSW_HF_DST_IP)
-			k.dst[0] = ip->dst_addr;
+			d0 = ip->dst_addr;
 	} else {
 		const struct rte_ipv6_hdr *ip = (const struct rte_ipv6_hdr *)l3;
 
 		alen = 16;
-		if (f & RSW_HF_SRC_IP)
-			memcpy(k.src, ip->src_addr, 16);
-		if (f & RSW_HF_DST_IP)
-			memcpy(k.dst, ip->dst_addr, 16);
+		if (f & RSW_HF_SRC_IP) {
+			memcpy(&s0, ip->src_addr, 8);
+			memcpy(&s1, ip->src_addr + 8, 8);
+		}
+		if (f & RSW_HF_DST_IP) {
+			memcpy(&d0, ip->dst_addr, 8);
+			memcpy(&d1, ip->dst_addr + 8, 8);
+		}
 		if (f & RSW_HF_FLOW_LABEL)
-			k.flow = info->flow;
+			flow = info->flow;
 	}
 	if (f & RSW_HF_PROTO)
-		k.proto_qp = (uint32_t)info->proto << 24;
+		proto_qp = (uint32_t)info->proto << 24;
 	if (info->flags & RSW_PF_L4) {
 		if (f & RSW_HF_SRC_PORT)
-			k.sport = info->sport;
+			sport = info->sport;
 		if (f & RSW_HF_DST_PORT)
-			k.dport = info->dport;
+			dport = info->dport;
 		if ((info->flags & RSW_PF_BTH) && (f & RSW_HF_ROCE_QP))
-			k.proto_qp |= info->qp;
+			proto_qp |= info->qp;
 		/* UET carries its entropy in the UDP source port. */
 		if ((info->flags & RSW_PF_UET) && (f & RSW_HF_UET_ENTROPY))
-			k.sport = info->sport;
+			sport = info->sport;
 	}
 	if (t->hash_symmetric) {
-		swap_if_greater(k.src, k.dst, alen);
-		if (k.sport > k.dport) {
-			uint16_t x = k.sport;
-
-			k.sport = k.dport;
-			k.dport = x;
+		if (addr_greater(s0, s1, d0, d1, alen)) {
+			x = s0, s0 = d0, d0 = x;
+			x = s1, s1 = d1, d1 = x;
 		}
+		if (sport > dport)
+			y = sport, sport = dport, dport = y;
 	}
-	/*
-	 * Both hashes read 32/64-bit words: give them a copy, not k itself, or strict aliasing
-	 * lets the compiler drop the 16-bit port stores above (it did, for the symmetric swap).
-	 */
-	RTE_BUILD_BUG_ON(sizeof(k) + 4 > RSW_RSS_KEY_LEN);
-	memcpy(w, &k, sizeof(k));
-	if (t->hash_algorithm == RSW_HASH_TOEPLITZ)
+	x = (uint64_t)sport | (uint64_t)dport << 16 | (uint64_t)proto_qp << 32;
+	if (t->hash_algorithm == RSW_HASH_TOEPLITZ) {
+		/* rte_softrss reads 32-bit words: written as such, they forward. */
+		uint32_t w[LB_KEY_LEN / 4] = {
+			(uint32_t)s0, (uint32_t)(s0 >> 32), (uint32_t)s1, (uint32_t)(s1 >> 32),
+			(uint32_t)d0, (uint32_t)(d0 >> 32), (uint32_t)d1, (uint32_t)(d1 >> 32),
+			(uint32_t)x,  (uint32_t)(x >> 32),  flow,
+		};
+
+		RTE_BUILD_BUG_ON(LB_KEY_LEN + 4 > RSW_RSS_KEY_LEN);
 		return mix32(rte_softrss(w, RTE_DIM(w), t->rss_key) ^ t->hash_seed);
-	return mix32(rte_hash_crc(w, sizeof(w), t->hash_seed) ^ t->hash_seed);
+	}
+	/* rte_hash_crc over the 44 bytes: five 8-byte steps, then 4 bytes. */
+	h = rte_hash_crc_8byte(s0, t->hash_seed);
+	h = rte_hash_crc_8byte(s1, h);
+	h = rte_hash_crc_8byte(d0, h);
+	h = rte_hash_crc_8byte(d1, h);
+	h = rte_hash_crc_8byte(x, h);
+	h = rte_hash_crc_4byte(flow, h);
+	return mix32(h ^ t->hash_seed);
 }
 
 uint16_t rsw_lb_down[RSW_MAX_GROUPS];

@@ -23,9 +23,11 @@
 
 #include <rte_byteorder.h>
 #include <rte_ether.h>
+#include <rte_hash_crc.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 #include <rte_random.h>
+#include <rte_thash.h>
 
 #include "rsw_fib.h"
 #include "rsw_lb.h"
@@ -681,6 +683,112 @@ test_lb_adaptive(void **state)
 	lb_tables_free(t);
 }
 
+/* The hash input layout (lb.c), built field by field in memory as the layout describes. */
+struct ref_tuple {
+	uint32_t src[4];
+	uint32_t dst[4];
+	uint16_t sport;
+	uint16_t dport;
+	uint32_t proto_qp;
+	uint32_t flow;
+};
+
+static uint32_t
+ref_mix32(uint32_t h)
+{
+	h ^= h >> 16;
+	h *= 0x85ebca6bu;
+	h ^= h >> 13;
+	h *= 0xc2b2ae35u;
+	h ^= h >> 16;
+	return h;
+}
+
+static uint32_t
+ref_hash(const struct rsw_tables *t, const struct rsw_pkt_info *info)
+{
+	const uint8_t *l3 = rte_pktmbuf_mtod_offset(mbuf, const uint8_t *, info->l3_off);
+	size_t alen = info->kind == RSW_PK_IPV4 ? 4 : 16;
+	uint32_t f = t->hash_fields, w[11];
+	struct ref_tuple k;
+	uint8_t tmp[16];
+
+	memset(&k, 0, sizeof(k));
+	if (f & RSW_HF_SRC_IP)
+		memcpy(k.src, l3 + (alen == 4 ? 12 : 8), alen);
+	if (f & RSW_HF_DST_IP)
+		memcpy(k.dst, l3 + (alen == 4 ? 16 : 24), alen);
+	if (alen == 16 && (f & RSW_HF_FLOW_LABEL))
+		k.flow = info->flow;
+	if (f & RSW_HF_PROTO)
+		k.proto_qp = (uint32_t)info->proto << 24;
+	if (info->flags & RSW_PF_L4) {
+		if (f & RSW_HF_SRC_PORT)
+			k.sport = info->sport;
+		if (f & RSW_HF_DST_PORT)
+			k.dport = info->dport;
+		if ((info->flags & RSW_PF_BTH) && (f & RSW_HF_ROCE_QP))
+			k.proto_qp |= info->qp;
+		if ((info->flags & RSW_PF_UET) && (f & RSW_HF_UET_ENTROPY))
+			k.sport = info->sport;
+	}
+	if (t->hash_symmetric) {
+		if (memcmp(k.src, k.dst, alen) > 0) {
+			memcpy(tmp, k.src, alen);
+			memcpy(k.src, k.dst, alen);
+			memcpy(k.dst, tmp, alen);
+		}
+		if (k.sport > k.dport) {
+			uint16_t x = k.sport;
+
+			k.sport = k.dport;
+			k.dport = x;
+		}
+	}
+	memcpy(w, &k, sizeof(w));
+	if (t->hash_algorithm == RSW_HASH_TOEPLITZ)
+		return ref_mix32(rte_softrss(w, RTE_DIM(w), t->rss_key) ^ t->hash_seed);
+	return ref_mix32(rte_hash_crc(w, sizeof(w), t->hash_seed) ^ t->hash_seed);
+}
+
+/*
+ * The flow hash is the documented function of the documented 44-byte layout (CRC32 or
+ * Toeplitz, seeded, then the finalizer), whatever the fields, family, symmetry and seed:
+ * rsw_lb_hash against a plain implementation over random packets.
+ */
+static void
+test_lb_hash_layout(void **state)
+{
+	struct rsw_tables *t = lb_tables_new();
+	struct rsw_pkt_info info;
+	uint8_t *l3 = rte_pktmbuf_mtod_offset(mbuf, uint8_t *, 14);
+	unsigned int i, k;
+
+	(void)state;
+	rte_srand(99);
+	for (i = 0; i < 20000; i++) {
+		for (k = 0; k < 40; k++)
+			l3[k] = (uint8_t)rte_rand();
+		if (i % 7 == 0) /* equal addresses and ports: the symmetric tie */
+			memcpy(l3 + 24, l3 + 8, 16);
+		memset(&info, 0, sizeof(info));
+		info.kind = i % 2 ? RSW_PK_IPV6 : RSW_PK_IPV4;
+		info.l3_off = 14;
+		info.proto = (uint8_t)rte_rand();
+		info.flags = (uint8_t)(rte_rand() & (RSW_PF_L4 | RSW_PF_BTH | RSW_PF_UET));
+		info.sport = (uint16_t)rte_rand();
+		info.dport = i % 7 == 0 ? info.sport : (uint16_t)rte_rand();
+		info.qp = (uint32_t)rte_rand() & 0xffffff;
+		info.flow = (uint32_t)rte_rand() & 0xfffff;
+		t->hash_fields = (uint32_t)rte_rand() & 0xff;
+		t->hash_seed = (uint32_t)rte_rand();
+		t->hash_symmetric = (uint8_t)(rte_rand() & 1);
+		t->hash_algorithm = (uint8_t)(i % 3 == 0 ? RSW_HASH_TOEPLITZ : RSW_HASH_CRC32);
+		assert_int_equal(rsw_lb_hash(t, mbuf, &info), ref_hash(t, &info));
+	}
+	lb_tables_free(t);
+}
+
 /* CNPs and mode precedence. */
 
 static void
@@ -797,6 +905,7 @@ main(void)
 		cmocka_unit_test(test_lb_flowlet_gap),
 		cmocka_unit_test(test_lb_flowlet_table_bounded),
 		cmocka_unit_test(test_lb_adaptive),
+		cmocka_unit_test(test_lb_hash_layout),
 		cmocka_unit_test(test_lb_cnp_hash),
 		cmocka_unit_test(test_lb_mode_precedence),
 	};
