@@ -121,11 +121,16 @@ rsw_parse_ports(const uint8_t *p, uint32_t avail, struct rsw_pkt_info *info)
 static inline int
 rsw_ipv4_cksum_ok20(const void *ip)
 {
-	uint32_t w[5];
-	uint64_t sum;
+	const uint8_t *b = (const uint8_t *)ip;
+	uint64_t q0, q1, sum;
+	uint32_t w4;
 
-	memcpy(w, ip, sizeof(w));
-	sum = (uint64_t)w[0] + w[1] + w[2] + w[3] + w[4];
+	/* Scalar loads straight from the frame: through an array on the stack, the words were
+	 * stored wide and reloaded narrow, and stalled. */
+	memcpy(&q0, b, 8);
+	memcpy(&q1, b + 8, 8);
+	memcpy(&w4, b + 16, 4);
+	sum = (q0 & 0xffffffff) + (q0 >> 32) + (q1 & 0xffffffff) + (q1 >> 32) + w4;
 	sum = (sum & 0xffffffff) + (sum >> 32);
 	sum = (sum & 0xffff) + (sum >> 16);
 	sum = (sum & 0xffff) + (sum >> 16);

@@ -168,17 +168,16 @@ struct burst_ctx {
 		uint16_t port;
 		uint8_t tc;
 		uint8_t n;
-		uint8_t n_cnp;
 		uint32_t bytes;
-		uint32_t pg_bytes; /* of those, accounted to an ingress PG */
-		uint64_t room;     /* bytes admitted without a check: below every threshold */
+		uint64_t room; /* bytes admitted without a check: below every threshold */
 		struct rte_mbuf *m[RSW_BURST];
 		uint8_t info[RSW_BURST]; /* index of each frame's rsw_pkt_info in the burst */
 	} slots[RSW_BURST];
-	uint64_t pg_add[RSW_N_TC]; /* bytes admitted per ingress PG of in_port */
-	uint64_t used_add;
+	uint64_t pg_add[RSW_N_TC]; /* bytes queued per ingress PG of in_port (enqueue_slots) */
+	uint64_t used_add;         /* bytes admitted by the burst */
 	uint64_t buf_room; /* shared buffer free at the burst start, headroom reserve excluded */
 	uint8_t fast_tcs;  /* TCs whose admission is a queue limit and the buffer only */
+	uint8_t has_cnp;   /* a CNP was received in the burst */
 	uint64_t now;      /* TSC at the start of the burst (flowlets) */
 	uint16_t n_v4, n_v6, n_punt, n_err, n_freed, n_slots;
 };
@@ -212,9 +211,7 @@ slot_get(struct burst_ctx *c, const struct rsw_qos_params *qp, uint16_t out, uin
 	sl->port = out;
 	sl->tc = tc;
 	sl->n = 0;
-	sl->n_cnp = 0;
 	sl->bytes = 0;
-	sl->pg_bytes = 0;
 	sl->room = 0;
 	if ((c->fast_tcs & (1u << tc)) && !qport->storm_drop[tc]) {
 		q = __atomic_load_n(&qport->q_bytes[tc], __ATOMIC_RELAXED);
@@ -237,16 +234,26 @@ admit_enqueue(struct burst_ctx *c, struct out_slot *sl, struct rte_mbuf *m,
 	      const struct rsw_pkt_info *info)
 {
 	uint32_t len = rte_pktmbuf_pkt_len(m);
-	bool cnp = info->flags & RSW_PF_CNP;
 
-	/* The metadata is written only if the frame is queued (enqueue_slots). */
+	/* The metadata is written only if the frame is queued (enqueue_slots); the ingress PG
+	 * is the slot's TC, summed per slot then. */
 	sl->info[sl->n] = (uint8_t)(info - c->info);
-	sl->n_cnp += cnp;
 	sl->m[sl->n++] = m;
 	sl->bytes += len;
-	sl->pg_bytes += len;
-	c->pg_add[sl->tc] += len;
 	c->used_add += len;
+}
+
+/* Bytes this burst admitted to ingress PG tc of its port: its slots of that TC. */
+static inline uint64_t
+burst_pg_bytes(const struct burst_ctx *c, uint8_t tc)
+{
+	uint64_t b = 0;
+	uint16_t i;
+
+	for (i = 0; i < c->n_slots; i++)
+		if (c->slots[i].tc == tc)
+			b += c->slots[i].bytes;
+	return b;
 }
 
 /* Bytes in queue (out, tc): the shared gauge plus what this burst already admitted to it. */
@@ -292,25 +299,22 @@ admit_trim(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_qos
 }
 
 /*
- * Step 7 (MMU): admit a rewritten frame to queue (out, tc), trim it, or drop it. Depths are
- * the shared gauges plus what this burst already admitted.
+ * Step 7 (MMU), the full check: admit a rewritten frame to its slot's queue, trim it, or drop
+ * it. Depths are the shared gauges plus what this burst already admitted.
  */
-static inline void
-admit(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_qos_params *qp,
-      uint16_t in_port, uint16_t out, struct rte_mbuf *m, const struct rsw_pkt_info *info)
+static __rte_noinline void
+admit_slow(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_qos_params *qp,
+	   uint16_t in_port, struct out_slot *sl, struct rte_mbuf *m,
+	   const struct rsw_pkt_info *info)
 {
-	const uint8_t tc = info->tc;
+	const uint8_t tc = sl->tc;
+	const uint16_t out = sl->port;
 	const struct rsw_qos_port *qport = &rsw_qos.port[out];
 	uint32_t len = rte_pktmbuf_pkt_len(m);
 	bool lossless = qp->lossless & (1u << tc);
 	bool cnp = info->flags & RSW_PF_CNP;
-	struct out_slot *sl;
 	uint64_t depth, used;
 
-	sl = slot_get(c, qp, out, tc);
-	/* The common case: room in the queue and in the buffer, nothing else to decide. */
-	if (likely(!cnp && sl->bytes + len <= sl->room && c->used_add + len <= c->buf_room))
-		return admit_enqueue(c, sl, m, info);
 	if (unlikely(qport->storm_drop[tc]))
 		return admit_drop(c, st, out, tc, m);
 	depth = slot_depth(sl);
@@ -318,7 +322,7 @@ admit(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_qos_para
 	if (lossless) {
 		uint64_t pg =
 			__atomic_load_n(&rsw_qos.port[in_port].pg_bytes[tc], __ATOMIC_RELAXED) +
-			c->pg_add[tc];
+			burst_pg_bytes(c, tc);
 
 		/* Never tail-dropped; beyond xoff + headroom the headroom is exhausted. */
 		if (unlikely(pg + len > rsw_pfc_xoff(qp, used) + qp->headroom ||
@@ -348,6 +352,23 @@ admit(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_qos_para
 			return admit_drop(c, st, out, tc, m);
 	}
 	admit_enqueue(c, sl, m, info);
+}
+
+/*
+ * Step 7 (MMU) for one frame of queue (out, info->tc): the common case inline (room in the
+ * queue and in the buffer, nothing else to decide), the rest in admit_slow.
+ */
+static __rte_always_inline void
+admit(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_qos_params *qp,
+      uint16_t in_port, uint16_t out, struct rte_mbuf *m, const struct rsw_pkt_info *info)
+{
+	struct out_slot *sl = slot_get(c, qp, out, info->tc);
+	uint32_t len = rte_pktmbuf_pkt_len(m);
+
+	if (likely(!(info->flags & RSW_PF_CNP) && sl->bytes + len <= sl->room &&
+		   c->used_add + len <= c->buf_room))
+		return admit_enqueue(c, sl, m, info);
+	admit_slow(c, st, qp, in_port, sl, m, info);
 }
 
 /*
@@ -521,8 +542,10 @@ cut_through(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_qo
 			st->qos.q[p][tc][RSW_QC_enqueued_bytes] += sl->bytes;
 			st->qos.q[p][tc][RSW_QC_dequeued_packets] += sl->n;
 			st->qos.q[p][tc][RSW_QC_dequeued_bytes] += sl->bytes;
-			st->port[p].c[RSW_PC_cnp_tx] += sl->n_cnp;
-			c->pg_add[tc] -= sl->pg_bytes;
+			if (unlikely(c->has_cnp))
+				for (j = 0; j < sl->n; j++)
+					st->port[p].c[RSW_PC_cnp_tx] +=
+						(c->info[sl->info[j]].flags & RSW_PF_CNP) != 0;
 			c->used_add -= sl->bytes;
 			tx_bytes += sl->bytes;
 			for (j = 0; j < sl->n; j++)
@@ -555,6 +578,12 @@ enqueue_slots(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_
 	uint16_t i, k, sent;
 	int tc;
 
+	if (c->used_add == 0)
+		return; /* every slot went cut-through */
+	memset(c->pg_add, 0, sizeof(c->pg_add));
+	for (i = 0; i < c->n_slots; i++)
+		if (c->slots[i].n > 0) /* not sent cut-through */
+			c->pg_add[c->slots[i].tc] += c->slots[i].bytes;
 	for (tc = 0; tc < RSW_N_TC; tc++) {
 		if (c->pg_add[tc] == 0)
 			continue;
@@ -562,8 +591,6 @@ enqueue_slots(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_
 		if (v > st->qos.pg_watermark[in_port][tc])
 			st->qos.pg_watermark[in_port][tc] = v;
 	}
-	if (c->used_add == 0)
-		return; /* every slot went cut-through */
 	used_now = __atomic_add_fetch(&rsw_qos.used, c->used_add, __ATOMIC_RELAXED);
 	if (used_now > st->qos.buf_watermark)
 		st->qos.buf_watermark = used_now;
@@ -620,8 +647,8 @@ rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf 
 
 	c.n_v4 = c.n_v6 = c.n_punt = c.n_err = c.n_freed = c.n_slots = 0;
 	memset(c.slot_of, 0xff, sizeof(c.slot_of[0]) * rsw_dp.n_ports * RSW_N_TC);
-	memset(c.pg_add, 0, sizeof(c.pg_add));
 	c.used_add = 0;
+	c.has_cnp = 0;
 	c.buf_room = 0;
 	c.fast_tcs = 0;
 	if (likely(t != NULL)) {
@@ -656,8 +683,10 @@ rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf 
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + RSW_PREFETCH_OFFSET], void *));
 		rx_bytes += rte_pktmbuf_pkt_len(m);
 		kind = rsw_parse_inline(m, mac, info);
-		if (unlikely(info->flags & RSW_PF_CNP))
+		if (unlikely(info->flags & RSW_PF_CNP)) {
 			ps->c[RSW_PC_cnp_rx]++;
+			c.has_cnp = 1;
+		}
 		if (kind == RSW_PK_IPV4 || kind == RSW_PK_IPV6) {
 			info->tc = t ? classify(t, info) : 0;
 			if (unlikely(info->flags & RSW_PF_CNP) && t && t->qos.cnp_coalesce_ticks &&
