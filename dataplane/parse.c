@@ -49,7 +49,7 @@ parse_ipv4(const uint8_t *p, uint32_t avail, const struct rte_mbuf *m, struct rs
 	if (unlikely((ip->version_ihl >> 4) != 4))
 		return drop(info, RSW_PC_parse_errors);
 	ihl = (ip->version_ihl & 0xf) * 4u;
-	tot = rte_be_to_cpu_16(ip->total_length);
+	tot = rsw_ntohs(ip->total_length);
 	if (unlikely(ihl < sizeof(*ip) || ihl > avail || tot < ihl || tot > avail))
 		return drop(info, RSW_PC_parse_errors);
 	/* A valid header sums to 0xffff (its complement, rsw_cksum, is 0). */
@@ -62,7 +62,7 @@ parse_ipv4(const uint8_t *p, uint32_t avail, const struct rte_mbuf *m, struct rs
 	info->dscp = ip->type_of_service >> 2;
 	info->proto = ip->next_proto_id;
 	info->ttl = ip->time_to_live;
-	frag = rte_be_to_cpu_16(ip->fragment_offset);
+	frag = rsw_ntohs(ip->fragment_offset);
 	if (frag & (RTE_IPV4_HDR_MF_FLAG | RTE_IPV4_HDR_OFFSET_MASK)) {
 		info->flags |= RSW_PF_FRAG;
 		/* Fragments are routed and hashed on addresses only. */
@@ -81,10 +81,10 @@ parse_ipv6(const uint8_t *p, uint32_t avail, struct rsw_pkt_info *info)
 
 	if (unlikely(avail < sizeof(*ip)))
 		return drop(info, RSW_PC_parse_errors);
-	vtc = rte_be_to_cpu_32(ip->vtc_flow);
+	vtc = rsw_ntohl(ip->vtc_flow);
 	if (unlikely((vtc >> 28) != 6))
 		return drop(info, RSW_PC_parse_errors);
-	plen = rte_be_to_cpu_16(ip->payload_len);
+	plen = rsw_ntohs(ip->payload_len);
 	if (unlikely(sizeof(*ip) + plen > avail))
 		return drop(info, RSW_PC_parse_errors);
 
@@ -123,15 +123,15 @@ rsw_parse(const struct rte_mbuf *m, const struct rte_ether_addr *port_mac,
 	memset(info, 0, sizeof(*info));
 	if (unlikely(len < sizeof(*eth)))
 		return drop(info, RSW_PC_parse_errors);
-	type = rte_be_to_cpu_16(eth->ether_type);
+	type = rsw_ntohs(eth->ether_type);
 	while ((type == RTE_ETHER_TYPE_VLAN || type == RTE_ETHER_TYPE_QINQ) && info->n_vlan < 2) {
 		const struct rte_vlan_hdr *vh = (const struct rte_vlan_hdr *)(p + off);
 
 		if (unlikely(len < off + sizeof(*vh)))
 			return drop(info, RSW_PC_parse_errors);
 		if (info->n_vlan == 0)
-			info->pcp = rte_be_to_cpu_16(vh->vlan_tci) >> 13;
-		type = rte_be_to_cpu_16(vh->eth_proto);
+			info->pcp = rsw_ntohs(vh->vlan_tci) >> 13;
+		type = rsw_ntohs(vh->eth_proto);
 		off += sizeof(*vh);
 		info->n_vlan++;
 	}

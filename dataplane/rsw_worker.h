@@ -143,14 +143,17 @@ rsw_rewrite(struct rte_mbuf *m, uint16_t l3_off, uint8_t kind, const uint8_t *ds
 	rte_ether_addr_copy(src_mac, &eth->src_addr);
 	if (kind == RSW_PK_IPV4) {
 		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)l3;
-		uint16_t old =
-			rte_cpu_to_be_16((uint16_t)(ip->time_to_live << 8 | ip->next_proto_id));
+		uint16_t old, ck;
 
+		/*
+		 * RFC 1624: update the checksum for the changed TTL/protocol word. One's complement
+		 * sums do not care about byte order (RFC 1071): the word and the checksum are used
+		 * as loaded, and TTL − 1 is the word less 0x0100 in network order.
+		 */
+		memcpy(&old, &ip->time_to_live, sizeof(old));
+		memcpy(&ck, &ip->hdr_checksum, sizeof(ck));
 		ip->time_to_live--;
-		/* RFC 1624: update the checksum for the changed TTL/protocol word. */
-		ip->hdr_checksum = rsw_cksum_update16(
-			ip->hdr_checksum, old,
-			rte_cpu_to_be_16((uint16_t)(ip->time_to_live << 8 | ip->next_proto_id)));
+		ip->hdr_checksum = rsw_cksum_update16(ck, old, (uint16_t)(old - rsw_htons(0x0100)));
 	} else {
 		struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)l3;
 

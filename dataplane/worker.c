@@ -702,7 +702,7 @@ rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf 
 
 			c.v4[c.n_v4] = m;
 			c.v4_idx[c.n_v4] = (uint8_t)i;
-			c.v4_ip[c.n_v4++] = rte_be_to_cpu_32(ip->dst_addr);
+			c.v4_ip[c.n_v4++] = rsw_ntohl(ip->dst_addr);
 			break;
 		}
 		case RSW_PK_IPV6: {
