@@ -436,9 +436,9 @@ cmd_port_admin(int argc, char **argv, void *ctx)
 	if (p < 0)
 		return rsw_cmd_error("unknown port '%s'", argv[0]);
 	if (strcmp(argv[1], "down") == 0)
-		rsw_dp.ports[p].admin_down = 1;
+		rsw_port_set_admin((uint16_t)p, true);
 	else if (strcmp(argv[1], "up") == 0)
-		rsw_dp.ports[p].admin_down = 0;
+		rsw_port_set_admin((uint16_t)p, false);
 	else
 		return rsw_cmd_error("usage: port NAME down|up");
 	/* Next-hop groups drop the port now, not at the next poll. */

@@ -482,6 +482,7 @@ port_setup(uint16_t p, const struct rsw_cfg_port *cp, struct rte_mempool *pool,
 	rsw_dp.ports[p].eth_port = eth;
 	rsw_dp.ports[p].mac = mac;
 	rsw_dp.ports[p].mtu = cp->mtu;
+	rsw_port_set_admin(p, false);
 	rsw_dp.ports[p].owner = (uint16_t)rsw_ctl.workers[p % n_workers].lcore;
 	for (q = 0; q < nrxq; q++) {
 		struct rsw_worker *w = &rsw_ctl.workers[(p + q) % n_workers];

@@ -67,6 +67,8 @@ struct rsw_port_rt {
 	uint16_t mtu;              /* largest L3 packet sent */
 	uint16_t owner;            /* lcore that alone calls rte_eth_tx_burst */
 	uint8_t admin_down;        /* `port NAME down` (control writes, workers read) */
+	uint16_t fwd_mtu;          /* mtu, or 0 when admin down (rsw_port_set_admin): one check
+				    * for both; 0 also just means "check both" */
 	uint8_t downlink;          /* role: downlink (a leaf's last hop, for trimming) */
 };
 
@@ -97,6 +99,16 @@ struct rsw_worker {
 	struct rsw_rxq rxq[RSW_MAX_PORTS * 4];
 	uint16_t txp[RSW_MAX_PORTS]; /* port indices this worker transmits on */
 };
+
+/** Set port p administratively down or up (control thread). */
+static inline void
+rsw_port_set_admin(uint16_t p, bool down)
+{
+	struct rsw_port_rt *pr = &rsw_dp.ports[p];
+
+	__atomic_store_n(&pr->fwd_mtu, down ? 0 : pr->mtu, __ATOMIC_RELAXED);
+	__atomic_store_n(&pr->admin_down, down, __ATOMIC_RELAXED);
+}
 
 static inline struct rsw_mbuf_meta *
 rsw_meta(struct rte_mbuf *m)

@@ -230,14 +230,13 @@ admit_drop(struct burst_ctx *c, struct rsw_lcore_stats *st, uint16_t out, uint8_
 
 /* Queue an admitted frame in its slot; the gauges are updated once per burst. */
 static inline void
-admit_enqueue(struct burst_ctx *c, struct out_slot *sl, struct rte_mbuf *m,
-	      const struct rsw_pkt_info *info)
+admit_enqueue(struct burst_ctx *c, struct out_slot *sl, struct rte_mbuf *m, uint8_t idx)
 {
 	uint32_t len = rte_pktmbuf_pkt_len(m);
 
 	/* The metadata is written only if the frame is queued (enqueue_slots); the ingress PG
 	 * is the slot's TC, summed per slot then. */
-	sl->info[sl->n] = (uint8_t)(info - c->info);
+	sl->info[sl->n] = idx;
 	sl->m[sl->n++] = m;
 	sl->bytes += len;
 	c->used_add += len;
@@ -284,7 +283,7 @@ admit_trim(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_qos
 		/* Already header-sized: whole, in its own class, as long as the buffer holds. */
 		if (used + len > qp->total)
 			return admit_drop(c, st, out, sl->tc, m);
-		return admit_enqueue(c, sl, m, info);
+		return admit_enqueue(c, sl, m, (uint8_t)(info - c->info));
 	}
 	if (rsw_trim(m, info->l3_off, info->kind, qp->trim_size, dscp) == 0)
 		return admit_drop(c, st, out, sl->tc, m); /* not UDP, or a fragment */
@@ -295,7 +294,7 @@ admit_trim(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_qos
 		return admit_drop(c, st, out, tsl->tc, m);
 	}
 	st->qos.q[out][sl->tc][RSW_QC_trimmed]++;
-	admit_enqueue(c, tsl, m, info);
+	admit_enqueue(c, tsl, m, (uint8_t)(info - c->info));
 }
 
 /*
@@ -351,7 +350,7 @@ admit_slow(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_qos
 		else if (r < 0 && !lossless)
 			return admit_drop(c, st, out, tc, m);
 	}
-	admit_enqueue(c, sl, m, info);
+	admit_enqueue(c, sl, m, (uint8_t)(info - c->info));
 }
 
 /*
@@ -360,14 +359,15 @@ admit_slow(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_qos
  */
 static __rte_always_inline void
 admit(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_qos_params *qp,
-      uint16_t in_port, uint16_t out, struct rte_mbuf *m, const struct rsw_pkt_info *info)
+      uint16_t in_port, uint16_t out, struct rte_mbuf *m, uint8_t idx)
 {
+	const struct rsw_pkt_info *info = &c->info[idx];
 	struct out_slot *sl = slot_get(c, qp, out, info->tc);
 	uint32_t len = rte_pktmbuf_pkt_len(m);
 
 	if (likely(!(info->flags & RSW_PF_CNP) && sl->bytes + len <= sl->room &&
 		   c->used_add + len <= c->buf_room))
-		return admit_enqueue(c, sl, m, info);
+		return admit_enqueue(c, sl, m, idx);
 	admit_slow(c, st, qp, in_port, sl, m, info);
 }
 
@@ -392,14 +392,15 @@ icmp_error(struct burst_ctx *c, struct rsw_lcore_stats *st, uint8_t answer, uint
 /* Steps 4-6 for one looked-up packet. */
 static __rte_always_inline void
 forward_one(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_tables *t,
-	    uint16_t in_port, struct rte_mbuf *m, const struct rsw_pkt_info *info, uint64_t nhv)
+	    uint16_t in_port, struct rte_mbuf *m, uint8_t idx, uint64_t nhv)
 {
+	const struct rsw_pkt_info *info = &c->info[idx];
 	const struct rsw_result *r = &t->results[nhv < t->n_results ? nhv : 0];
 	const uint8_t *l3 = rte_pktmbuf_mtod_offset(m, const uint8_t *, info->l3_off);
 	uint32_t neigh_idx;
 	uint16_t out;
 	uint64_t mac;
-	int idx;
+	int ni;
 
 	switch (r->type) {
 	case RSW_RES_LOCAL:
@@ -412,10 +413,10 @@ forward_one(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_ta
 			goto ttl;
 		out = r->port;
 		if (info->kind == RSW_PK_IPV4)
-			idx = rsw_neigh_lookup4(((const struct rte_ipv4_hdr *)l3)->dst_addr);
+			ni = rsw_neigh_lookup4(((const struct rte_ipv4_hdr *)l3)->dst_addr);
 		else
-			idx = rsw_neigh_lookup6(((const struct rte_ipv6_hdr *)l3)->dst_addr);
-		neigh_idx = idx < 0 ? UINT32_MAX : (uint32_t)idx;
+			ni = rsw_neigh_lookup6(((const struct rte_ipv6_hdr *)l3)->dst_addr);
+		neigh_idx = ni < 0 ? UINT32_MAX : (uint32_t)ni;
 		break;
 	case RSW_RES_GROUP: {
 		const struct rsw_group *g;
@@ -456,26 +457,29 @@ forward_one(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_ta
 		return;
 	}
 
-	if (unlikely(rsw_dp.ports[out].admin_down)) {
-		count_drop(c, st, in_port, m, RSW_PC_port_down);
-		return;
+	/* fwd_mtu is the MTU of a port that is up: one compare for the common case. */
+	if (unlikely(info->l3_len > rsw_dp.ports[out].fwd_mtu)) {
+		if (unlikely(rsw_dp.ports[out].admin_down)) {
+			count_drop(c, st, in_port, m, RSW_PC_port_down);
+			return;
+		}
+		if (unlikely(info->l3_len > rsw_dp.ports[out].mtu)) {
+			icmp_error(c, st, t->icmp_unreachable, in_port, m, info,
+				   RSW_PC_mtu_exceeded, RSW_PUNT_MTU);
+			rsw_meta(m)->out_port = out;
+			return;
+		}
 	}
 	mac = neigh_idx == UINT32_MAX
 		      ? 0
 		      : __atomic_load_n(&rsw_fib_main.neigh[neigh_idx].mac_valid, __ATOMIC_ACQUIRE);
-	if (unlikely(info->l3_len > rsw_dp.ports[out].mtu)) {
-		icmp_error(c, st, t->icmp_unreachable, in_port, m, info, RSW_PC_mtu_exceeded,
-			   RSW_PUNT_MTU);
-		rsw_meta(m)->out_port = out;
-		return;
-	}
 	if (unlikely(!(mac & RSW_NEIGH_VALID))) {
 		punt_meta(m, info, in_port, RSW_PUNT_NEIGH, neigh_idx, out);
 		c->punt[c->n_punt++] = m;
 		return;
 	}
 	rsw_rewrite(m, info->l3_off, info->kind, (const uint8_t *)&mac, &rsw_dp.ports[out].mac);
-	admit(c, st, &t->qos, in_port, out, m, info);
+	admit(c, st, &t->qos, in_port, out, m, idx);
 	return;
 ttl:
 	/* Time exceeded is always answered (traceroute), rate-limited by the control thread. */
@@ -492,7 +496,7 @@ ttl:
 static void
 cut_through(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_qos_params *qp)
 {
-	struct rte_mbuf *tx[RSW_BURST];
+	struct rte_mbuf *tx[RSW_BURST], **txv = tx;
 	uint32_t checked = 0, idle = 0;
 	uint16_t i, j, k, p, n_tx, sent;
 	uint64_t tx_bytes;
@@ -548,16 +552,25 @@ cut_through(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_qo
 						(c->info[sl->info[j]].flags & RSW_PF_CNP) != 0;
 			c->used_add -= sl->bytes;
 			tx_bytes += sl->bytes;
-			for (j = 0; j < sl->n; j++)
-				tx[n_tx++] = sl->m[j];
+			/* One slot goes from its own array; more are gathered. */
+			if (n_tx == 0) {
+				txv = sl->m;
+			} else {
+				if (txv != tx) {
+					memcpy(tx, txv, sizeof(tx[0]) * n_tx);
+					txv = tx;
+				}
+				memcpy(tx + n_tx, sl->m, sizeof(tx[0]) * sl->n);
+			}
+			n_tx = (uint16_t)(n_tx + sl->n);
 			sl->n = 0;
 		}
 		if (n_tx == 0)
 			continue;
-		sent = rte_eth_tx_burst(rsw_dp.ports[p].eth_port, 0, tx, n_tx);
+		sent = rte_eth_tx_burst(rsw_dp.ports[p].eth_port, 0, txv, n_tx);
 		for (k = sent; k < n_tx; k++) {
-			tx_bytes -= rte_pktmbuf_pkt_len(tx[k]);
-			ps->pending[ps->n_pending++] = tx[k];
+			tx_bytes -= rte_pktmbuf_pkt_len(txv[k]);
+			ps->pending[ps->n_pending++] = txv[k];
 		}
 		st->port[p].c[RSW_PC_tx_packets] += sent;
 		st->port[p].c[RSW_PC_tx_bytes] += tx_bytes;
@@ -752,7 +765,7 @@ rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf 
 	if (c.n_v4 > 0) {
 		rte_fib_lookup_bulk(t->fib4, c.v4_ip, c.v4_nh, c.n_v4);
 		for (i = 0; i < c.n_v4; i++)
-			forward_one(&c, st, t, in_port, c.v4[i], &c.info[c.v4_idx[i]], c.v4_nh[i]);
+			forward_one(&c, st, t, in_port, c.v4[i], c.v4_idx[i], c.v4_nh[i]);
 	}
 	if (c.n_v6 > 0) {
 #if RTE_VERSION >= RTE_VERSION_NUM(24, 11, 0, 0)
@@ -762,7 +775,7 @@ rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf 
 		rte_fib6_lookup_bulk(t->fib6, c.v6_ip, c.v6_nh, c.n_v6);
 #endif
 		for (i = 0; i < c.n_v6; i++)
-			forward_one(&c, st, t, in_port, c.v6[i], &c.info[c.v6_idx[i]], c.v6_nh[i]);
+			forward_one(&c, st, t, in_port, c.v6[i], c.v6_idx[i], c.v6_nh[i]);
 	}
 
 	/* Pass 3: hand off. */
