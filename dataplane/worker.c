@@ -808,6 +808,9 @@ rsw_tx_drain(struct rsw_lcore_stats *st, uint16_t p)
 
 	if (unlikely(t == NULL))
 		return 0;
+	/* Nothing queued and no PFC to generate: no clock read, no scheduler. */
+	if (!t->qos.lossless && rsw_port_idle(p))
+		return 0;
 	return rsw_sched_port(st, &t->qos, p, rte_rdtsc());
 }
 
