@@ -38,6 +38,7 @@ CACHE = "/tmp/railsw-perf-cache"  # built l3fwd and the clock probe, reused betw
 # Port MACs (railsw sets them from its config; the pcap PMD's own default is
 # 02:70:63:61:70:<index>, "pcap"), and the neighbours' MACs the frames are rewritten to.
 RSW_MAC = ["02:00:00:00:00:10", "02:00:00:00:00:11"]
+OVS_SCHEMA = "/usr/share/openvswitch/vswitch.ovsschema"
 PCAP_MAC = ["02:70:63:61:70:00", "02:70:63:61:70:01"]
 NEIGH_MAC = ["02:00:00:00:01:10", "02:00:00:00:01:11"]
 SRC_MAC = "02:00:00:00:99:99"
@@ -419,13 +420,13 @@ class MacMismatch(Exception):
 class Proc:
     """A DPDK process we started: its PID, file prefix, telemetry and log."""
 
-    def __init__(self, name, argv, prefix, scratch, stdin_pipe=False):
+    def __init__(self, name, argv, prefix, scratch, stdin_pipe=False, env=None, logpath=None):
         self.name, self.prefix = name, prefix
-        self.logpath = os.path.join(scratch, prefix + ".log")
+        self.logpath = logpath or os.path.join(scratch, prefix + ".log")
         self.logf = open(self.logpath, "w")
         self.p = subprocess.Popen(argv, stdout=self.logf, stderr=subprocess.STDOUT,
                                   stdin=subprocess.PIPE if stdin_pipe else subprocess.DEVNULL,
-                                  start_new_session=True)
+                                  start_new_session=True, env=env)
         self.tel = Telemetry(prefix)
 
     def alive(self):
@@ -608,6 +609,76 @@ class Bench:
             self.rsw_macs = e.macs
             return self.railsw_run(scen, size, workers)
 
+    # ---- OVS-DPDK: one PMD thread, in_port=1 -> output:2 and back
+    def ovs(self, size, workers):
+        """A private ovsdb-server and ovs-vswitchd in the scratch folder (never the system's)."""
+        caps = self.caps.get("v4", 1024, size, PCAP_MAC)
+        pre = self.prefix("ovs")
+        d = os.path.join(self.scratch, pre)
+        os.makedirs(d)
+        env = dict(os.environ, OVS_RUNDIR=d, OVS_DBDIR=d, OVS_LOGDIR=d, OVS_SYSCONFDIR=d,
+                   OVS_PKGDATADIR=os.path.dirname(OVS_SCHEMA))
+        db, sock = os.path.join(d, "conf.db"), os.path.join(d, "db.sock")
+        hz0 = measure_clock(3)[0]  # before the PMD thread spins on the core measured
+        sh(["ovsdb-tool", "create", db, OVS_SCHEMA], env=env, capture_output=True)
+        dbp = subprocess.Popen(["ovsdb-server", db, "--remote=punix:" + sock,
+                                "--unixctl=" + os.path.join(d, "ovsdb.ctl"),
+                                "--log-file=" + os.path.join(d, "ovsdb.log")],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               start_new_session=True, env=env)
+        proc = None
+        try:
+            deadline = time.monotonic() + 20
+            while not os.path.exists(sock):
+                if dbp.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("ovsdb-server did not start")
+                time.sleep(0.1)
+            vsctl = lambda *args, wait=False: sh(
+                ["ovs-vsctl", "--db=unix:" + sock, "--timeout=60"] +
+                ([] if wait else ["--no-wait"]) + list(args), env=env, capture_output=True)
+            eal = ["--no-pci", "--file-prefix", pre] + self.mem.eal()
+            if not self.mem.huge:
+                eal.append("--legacy-mem")  # OVS's mempools under --no-huge
+            vsctl("init")
+            vsctl("set", "Open_vSwitch", ".", "other_config:dpdk-init=true",
+                  "other_config:pmd-cpu-mask=0x%x" % sum(1 << c for c in cpu_list(workers)[1:]),
+                  "other_config:dpdk-lcore-mask=0x1",
+                  "other_config:dpdk-extra=\"%s\"" % " ".join(eal))
+            proc = Proc("ovs-vswitchd", [ovs_exe(), "unix:" + sock,
+                                         "--unixctl=" + os.path.join(d, "vswitchd.ctl"),
+                                         "--log-file=" + os.path.join(d, "vswitchd.log")],
+                        pre, self.scratch, env=env)
+            vsctl("add-br", "br0", "--", "set", "bridge", "br0", "datapath_type=netdev", wait=True)
+            for i in (0, 1):
+                opts = ["options:dpdk-devargs=%s" % devargs(i, caps[i], workers),
+                        "options:n_rxq=%d" % workers, "ofport_request=%d" % (i + 1)]
+                if self.jumbo(size):
+                    opts.append("mtu_request=%d" % (size + 64))
+                vsctl("add-port", "br0", "p%d" % i, "--", "set", "Interface", "p%d" % i,
+                      "type=dpdk", *opts, wait=True)
+            sh(["ovs-ofctl", "del-flows", "br0"], env=env, capture_output=True)
+            sh(["ovs-ofctl", "add-flow", "br0", "in_port=1,actions=output:2"], env=env, capture_output=True)
+            sh(["ovs-ofctl", "add-flow", "br0", "in_port=2,actions=output:1"], env=env, capture_output=True)
+            res = measure(proc, self.a.warmup, self.a.window)
+            if not proc.alive():
+                raise RuntimeError("ovs-vswitchd exited during the window:\n" + proc.tail())
+        except Exited:
+            raise RuntimeError("ovs-vswitchd exited at start:\n" + (proc.tail() if proc else ""))
+        finally:
+            if proc is not None:
+                proc.stop()
+            if dbp.poll() is None:
+                dbp.terminate()
+                try:
+                    dbp.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    dbp.kill()
+                    dbp.wait(timeout=10)
+        hz1 = measure_clock(3)[0]
+        res["core_hz"] = (hz0 + hz1) / 2
+        res["core_hz_before_after"] = [hz0, hz1]
+        return res
+
     def ctl(self, sock, *cmd):
         r = subprocess.run([self.railctl, "-s", sock, "--json"] + list(cmd), capture_output=True,
                            text=True, timeout=10)
@@ -671,9 +742,19 @@ class Bench:
 
 # --------------------------------------------------------------------------- OVS-DPDK
 
+OVS_DPDK_EXE = "/usr/lib/openvswitch-switch-dpdk/ovs-vswitchd-dpdk"  # Debian's DPDK build
+
+
+def ovs_exe():
+    """Debian's DPDK build of ovs-vswitchd (whatever the ovs-vswitchd alternative points to)."""
+    if os.access(OVS_DPDK_EXE, os.X_OK):
+        return OVS_DPDK_EXE
+    return shutil.which("ovs-vswitchd")
+
+
 def ovs_status():
-    exe = shutil.which("ovs-vswitchd") or ("/usr/sbin/ovs-vswitchd"
-                                           if os.path.exists("/usr/sbin/ovs-vswitchd") else None)
+    """None when OVS-DPDK can run, else why it is skipped."""
+    exe = ovs_exe()
     if not exe:
         return "skipped (not installed)"
     try:
@@ -682,7 +763,9 @@ def ovs_status():
         return "skipped (cannot run ovs-vswitchd)"
     if "DPDK" not in v:
         return "skipped (ovs-vswitchd without DPDK: install openvswitch-switch-dpdk)"
-    return "skipped (installed, runner not implemented yet: see docs/perf.md)"
+    if not os.path.exists(OVS_SCHEMA) or not shutil.which("ovsdb-server"):
+        return "skipped (ovsdb-server or %s missing)" % OVS_SCHEMA
+    return None  # runnable
 
 
 # --------------------------------------------------------------------------- report
@@ -711,21 +794,26 @@ def cyc(hz, s, workers):
 
 
 def table(rows, hz):
+    with_ovs = any(isinstance(r.get("ovs"), dict) for r in rows)
     hdr = ["scenario", "size", "wk", "railsw Mpps", "cyc/pkt", "l3fwd Mpps", "cyc/pkt",
            "testpmd Mpps", "cyc/pkt", "rsw-floor", "l3fwd-floor", "rsw/l3fwd"]
+    if with_ovs:
+        hdr += ["ovs Mpps", "cyc/pkt", "rsw/ovs"]
     out = []
     for r in rows:
         w = r["workers"]
-        c = {k: cyc(hz, r[k], w) for k in ("railsw", "l3fwd", "testpmd")}
+        c = {k: cyc(hz, r.get(k), w) for k in ("railsw", "l3fwd", "testpmd", "ovs")}
         f = lambda v: "-" if v is None else "%.0f" % v
         above = lambda k: None if c[k] is None or c["testpmd"] is None else c[k] - c["testpmd"]
-        ratio = "-"
-        if c["railsw"] is not None and c["l3fwd"] is not None:
-            ratio = "%.2fx" % (r["railsw"]["median"] / r["l3fwd"]["median"])
+        ratio = lambda k: "-" if c["railsw"] is None or c[k] is None else \
+            "%.2fx" % (r["railsw"]["median"] / r[k]["median"])
         l3 = fmt_rate(r["l3fwd"]) + ("*" if r.get("l3fwd_ref") else "")
-        out.append([r["scenario"], str(r["size"]), str(w), fmt_rate(r["railsw"]), f(c["railsw"]),
-                    l3, f(c["l3fwd"]), fmt_rate(r["testpmd"]), f(c["testpmd"]),
-                    f(above("railsw")), f(above("l3fwd")), ratio])
+        row = [r["scenario"], str(r["size"]), str(w), fmt_rate(r["railsw"]), f(c["railsw"]),
+               l3, f(c["l3fwd"]), fmt_rate(r["testpmd"]), f(c["testpmd"]),
+               f(above("railsw")), f(above("l3fwd")), ratio("l3fwd")]
+        if with_ovs:
+            row += [fmt_rate(r.get("ovs")), f(c["ovs"]), ratio("ovs")]
+        out.append(row)
     widths = [max(len(x[i]) for x in out + [hdr]) for i in range(len(hdr))]
     line = lambda cols: "  ".join(c.ljust(widths[i]) if i < 1 else c.rjust(widths[i])
                                   for i, c in enumerate(cols))
@@ -784,6 +872,7 @@ def main():
     tout = sys.stderr if a.json else sys.stdout
     t_start = time.monotonic()
 
+    ovs = ovs_status() if "ovs" in peers else "not requested"
     exe = build_railsw(a.build_dir, not a.no_build)
     if "l3fwd" in peers:
         a.l3fwd_exe = build_l3fwd()
@@ -810,6 +899,8 @@ def main():
                     if "l3fwd" in peers:
                         for v in variants:
                             jobs.append(("l3fwd", v, lambda v=v: b.l3fwd(v, size, w)))
+                    if ovs is None:
+                        jobs.append(("ovs", "port-to-port", lambda: b.ovs(size, w)))
                     for s in scen:
                         if SCENARIOS[s].get("min_size_only") and size != min(sizes):
                             continue
@@ -844,7 +935,9 @@ def main():
             s["core_hz"] = statistics.median(r["core_hz"] for r in rr)
         return s
 
-    ovs = ovs_status() if "ovs" in peers else "not requested"
+    if ovs is None:
+        ovs = "one PMD thread per forwarding core, in_port=1,actions=output:2 and back " \
+              "(private ovsdb-server and ovs-vswitchd in the scratch folder)"
     rows = []
     notes = {}
     for w in workers:
@@ -863,10 +956,11 @@ def main():
                                  l3fwd=agg("l3fwd", l3v, size, w) if "l3fwd" in peers else None,
                                  l3fwd_ref=l3v if s in ("ecmp-hash", "spray", "qos-full") else None,
                                  l3fwd_variant=l3v,
-                                 testpmd=agg("testpmd", "io", size, w) if "testpmd" in peers else None))
+                                 testpmd=agg("testpmd", "io", size, w) if "testpmd" in peers else None,
+                                 ovs=agg("ovs", "port-to-port", size, w)))
     for r in rows:
         w = r["workers"]
-        r["cycles_per_packet"] = {k: cyc(hz, r[k], w) for k in ("railsw", "l3fwd", "testpmd")}
+        r["cycles_per_packet"] = {k: cyc(hz, r[k], w) for k in ("railsw", "l3fwd", "testpmd", "ovs")}
 
     print("railsw perf  %s  memory: %s" % (datetime.datetime.now().isoformat(timespec="seconds"),
                                            "HUGEPAGES" if mem.huge else "NO HUGEPAGES (--no-huge)"),
