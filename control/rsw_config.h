@@ -15,14 +15,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define RSW_MAX_PORTS     32    /* Debian's DPDK build: RTE_MAX_ETHPORTS */
-#define RSW_N_TC          8     /* traffic classes per port */
-#define RSW_MAX_NEIGHBORS 4096  /* static + learned neighbours */
-#define RSW_MAX_ROUTES    65536 /* static routes per family */
-#define RSW_MAX_NEXTHOPS  16    /* members of one route's next-hop group */
-#define RSW_MAX_GROUPS    1024  /* distinct next-hop groups (routes with equal ones share) */
-#define RSW_MAX_FIB4_TBL8 4096  /* /24 blocks holding IPv4 routes longer than /24 */
-#define RSW_NAME_LEN      32    /* switch and port names, NUL included */
+#define RSW_MAX_PORTS     32      /* Debian's DPDK build: RTE_MAX_ETHPORTS */
+#define RSW_N_TC          8       /* traffic classes per port */
+#define RSW_MAX_NEIGHBORS 4096    /* static + learned neighbours */
+#define RSW_MAX_ROUTES    1048576 /* static routes per family (1M; FIBs sized per config) */
+#define RSW_MAX_NEXTHOPS  16      /* members of one route's next-hop group */
+#define RSW_MAX_GROUPS    1024    /* distinct next-hop groups (routes with equal ones share) */
+#define RSW_MAX_FIB4_TBL8 4096    /* /24 blocks holding IPv4 routes longer than /24 */
+#define RSW_NAME_LEN      32      /* switch and port names, NUL included */
 #define RSW_DEVARGS_LEN   256
 #define RSW_PATH_LEN      108 /* sun_path */
 #define RSW_CFG_ERR_LEN   512

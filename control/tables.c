@@ -103,7 +103,7 @@ struct rsw_tables *
 rsw_ctl_tables_build(const struct rsw_config *cfg, uint64_t generation, char *err, size_t errlen)
 {
 	char buf[64], buf2[64];
-	uint32_t n_nh = 0, n_groups, i, j, slot;
+	uint32_t n_nh = 0, n_groups, i, j, slot, n4 = 0, n6;
 	struct group_set *gs;
 	struct rsw_tables *t;
 	int64_t shared;
@@ -115,8 +115,13 @@ rsw_ctl_tables_build(const struct rsw_config *cfg, uint64_t generation, char *er
 		n_nh += cfg->routes[i].n_nexthops;
 	n_groups = RTE_MIN(cfg->n_routes, (uint32_t)RSW_MAX_GROUPS);
 	n_nh = RTE_MIN(n_nh, (uint32_t)(RSW_MAX_GROUPS * RSW_MAX_NEXTHOPS));
+	for (i = 0; i < cfg->n_routes; i++)
+		n4 += cfg->routes[i].prefix.ip.family == RSW_AF_INET;
+	n6 = cfg->n_routes - n4;
 	gs = calloc(1, sizeof(*gs));
-	t = rsw_tables_alloc(generation, 1 + 2 * 2 * cfg->n_ports + n_groups, n_nh, n_groups);
+	/* Room for the static routes and each port's connected and local routes. */
+	t = rsw_tables_alloc_routes(generation, 1 + 2 * 2 * cfg->n_ports + n_groups, n_nh, n_groups,
+				    n4 + 2 * cfg->n_ports, n6 + 2 * cfg->n_ports);
 	if (gs == NULL || t == NULL) {
 		snprintf(err, errlen, "cannot allocate forwarding tables: %s",
 			 rte_strerror(t == NULL ? rte_errno : ENOMEM));

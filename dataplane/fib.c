@@ -75,16 +75,24 @@ rsw_fib_fini(void)
 struct rsw_tables *
 rsw_tables_alloc(uint64_t generation, uint32_t max_results, uint32_t max_nh, uint32_t max_groups)
 {
+	return rsw_tables_alloc_routes(generation, max_results, max_nh, max_groups,
+				       RSW_FIB_DEFAULT_ROUTES, RSW_FIB_DEFAULT_ROUTES);
+}
+
+struct rsw_tables *
+rsw_tables_alloc_routes(uint64_t generation, uint32_t max_results, uint32_t max_nh,
+			uint32_t max_groups, uint32_t max_routes4, uint32_t max_routes6)
+{
 	struct rte_fib_conf c4 = {
 		.type = RTE_FIB_DIR24_8,
 		.default_nh = RSW_FIB_NO_ROUTE,
-		.max_routes = RSW_MAX_ROUTES + 4 * RSW_MAX_PORTS,
+		.max_routes = (int)RTE_MAX(max_routes4, (uint32_t)RSW_FIB_DEFAULT_ROUTES),
 		.dir24_8 = {.nh_sz = RTE_FIB_DIR24_8_2B, .num_tbl8 = RSW_FIB4_TBL8},
 	};
 	struct rte_fib6_conf c6 = {
 		.type = RTE_FIB6_TRIE,
 		.default_nh = RSW_FIB_NO_ROUTE,
-		.max_routes = RSW_MAX_ROUTES + 4 * RSW_MAX_PORTS,
+		.max_routes = (int)RTE_MAX(max_routes6, (uint32_t)RSW_FIB_DEFAULT_ROUTES),
 		.trie = {.nh_sz = RTE_FIB6_TRIE_2B, .num_tbl8 = RSW_FIB6_TBL8},
 	};
 	struct rsw_tables *t;

@@ -132,13 +132,25 @@ int rsw_fib_init(unsigned int n_workers);
 /** Free what rsw_fib_init created and the current tables. */
 void rsw_fib_fini(void);
 
+/* Routes a generation's FIBs hold per family at least (RIB nodes are preallocated). */
+#define RSW_FIB_DEFAULT_ROUTES (65536 + 4 * RSW_MAX_PORTS)
+
 /**
- * Allocate an empty generation: FIBs with no routes, results[0] = no route.
- * name_suffix makes the FIB names unique per generation.
+ * Allocate an empty generation: FIBs with no routes, results[0] = no route, room for
+ * RSW_FIB_DEFAULT_ROUTES routes per family.
  * @return tables, or NULL (rte_errno set).
  */
 struct rsw_tables *rsw_tables_alloc(uint64_t generation, uint32_t max_results, uint32_t max_nh,
 				    uint32_t max_groups);
+
+/**
+ * rsw_tables_alloc with room for max_routes4 IPv4 and max_routes6 IPv6 routes (connected and
+ * local ones included): a generation is sized by its configuration, so 1M routes cost their
+ * memory and a small switch does not.
+ */
+struct rsw_tables *rsw_tables_alloc_routes(uint64_t generation, uint32_t max_results,
+					   uint32_t max_nh, uint32_t max_groups,
+					   uint32_t max_routes4, uint32_t max_routes6);
 
 /** Free a generation; NULL is a no-op. */
 void rsw_tables_free(struct rsw_tables *t);
