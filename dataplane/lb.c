@@ -214,7 +214,7 @@ least_loaded(const struct rsw_group *g, uint16_t live, uint8_t tc, struct rsw_lb
 uint32_t
 rsw_lb_select_multi(const struct rsw_tables *t, const struct rsw_group *g, uint32_t gid,
 		    const struct rte_mbuf *m, const struct rsw_pkt_info *info,
-		    struct rsw_lb_lcore *ls, uint64_t now, uint16_t live)
+		    struct rsw_lb_lcore *ls, uint64_t now, uint16_t live, const uint32_t *hash)
 {
 	struct rsw_flowlet *fl;
 	uint32_t h, mi;
@@ -227,7 +227,7 @@ rsw_lb_select_multi(const struct rsw_tables *t, const struct rsw_group *g, uint3
 	case RSW_LB_ADAPTIVE:
 		return least_loaded(g, live, info->tc, ls, gid);
 	case RSW_LB_FLOWLET:
-		h = rsw_lb_hash(t, m, info);
+		h = hash != NULL ? *hash : rsw_lb_hash(t, m, info);
 		fl = &ls->flowlet[h & (RSW_FLOWLET_ENTRIES - 1)];
 		if (fl->valid && fl->tag == h && fl->group == gid &&
 		    now - fl->last < t->flowlet_ticks && (live & (1u << fl->member))) {
@@ -243,7 +243,7 @@ rsw_lb_select_multi(const struct rsw_tables *t, const struct rsw_group *g, uint3
 		fl->last = now;
 		return mi;
 	default:
-		h = rsw_lb_hash(t, m, info);
+		h = hash != NULL ? *hash : rsw_lb_hash(t, m, info);
 		mi = rsw_lb_pick_hash(g, h);
 		if (likely(live & (1u << mi)))
 			return mi;

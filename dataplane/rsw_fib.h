@@ -95,6 +95,7 @@ struct rsw_tables {
 	uint8_t spray_random;   /* load_balance.spray: random (else round-robin) */
 	uint64_t flowlet_ticks; /* load_balance.flowlet_timeout_us in TSC ticks */
 	int8_t lb_mode;         /* default enum rsw_lb_mode */
+	uint8_t lb_hash_batch;  /* a group of 2+ members may hash: hash each burst in one loop */
 	int8_t lb_per_tc[RSW_N_TC];
 	uint8_t rss_key[RSW_RSS_KEY_LEN] __rte_aligned(4); /* Toeplitz key, read as 32-bit words */
 

@@ -41,20 +41,26 @@ uint32_t rsw_lb_hash(const struct rsw_tables *t, const struct rte_mbuf *m,
  */
 extern uint16_t rsw_lb_down[RSW_MAX_GROUPS];
 
-/** rsw_lb_select for a group of two or more members, live (bit i: member i up) non-zero. */
+/**
+ * rsw_lb_select for a group of two or more members, live (bit i: member i up) non-zero; hash
+ * is the packet's rsw_lb_hash when the caller computed it already, else NULL.
+ */
 uint32_t rsw_lb_select_multi(const struct rsw_tables *t, const struct rsw_group *g, uint32_t gid,
 			     const struct rte_mbuf *m, const struct rsw_pkt_info *info,
-			     struct rsw_lb_lcore *ls, uint64_t now, uint16_t live);
+			     struct rsw_lb_lcore *ls, uint64_t now, uint16_t live,
+			     const uint32_t *hash);
 
 /**
  * Pick the member of group gid (g) for a packet of traffic class tc.
  * Mode: the route's, else load_balance.per_tc, else load_balance.mode; CNPs always hash.
+ * hash: the packet's rsw_lb_hash if already computed (the worker computes a burst's in one
+ * loop, where the CRC chains of different packets overlap), else NULL.
  * @return the member index, or RSW_LB_NONE when no member is live.
  */
 static inline uint32_t
-rsw_lb_select(const struct rsw_tables *t, const struct rsw_group *g, uint32_t gid,
-	      const struct rte_mbuf *m, const struct rsw_pkt_info *info, struct rsw_lb_lcore *ls,
-	      uint64_t now)
+rsw_lb_select_h(const struct rsw_tables *t, const struct rsw_group *g, uint32_t gid,
+		const struct rte_mbuf *m, const struct rsw_pkt_info *info, struct rsw_lb_lcore *ls,
+		uint64_t now, const uint32_t *hash)
 {
 	const uint16_t all = (uint16_t)((1u << g->n_members) - 1);
 	uint16_t live = (uint16_t)~__atomic_load_n(&rsw_lb_down[gid], __ATOMIC_RELAXED) & all;
@@ -64,7 +70,16 @@ rsw_lb_select(const struct rsw_tables *t, const struct rsw_group *g, uint32_t gi
 	/* A plain route: nothing to choose, no hash to compute. */
 	if (g->n_members == 1)
 		return 0;
-	return rsw_lb_select_multi(t, g, gid, m, info, ls, now, live);
+	return rsw_lb_select_multi(t, g, gid, m, info, ls, now, live, hash);
+}
+
+/** rsw_lb_select_h computing the hash itself when the mode needs one. */
+static inline uint32_t
+rsw_lb_select(const struct rsw_tables *t, const struct rsw_group *g, uint32_t gid,
+	      const struct rte_mbuf *m, const struct rsw_pkt_info *info, struct rsw_lb_lcore *ls,
+	      uint64_t now)
+{
+	return rsw_lb_select_h(t, g, gid, m, info, ls, now, NULL);
 }
 
 /** Mode a packet of class tc takes through group g (CNPs: always hash). */

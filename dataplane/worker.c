@@ -159,6 +159,7 @@ struct burst_ctx {
 	uint8_t v6_idx[RSW_BURST];
 	uint8_t v6_ip[RSW_BURST][16];
 	uint64_t v6_nh[RSW_BURST];
+	uint32_t hash[RSW_BURST]; /* flow hash by burst index (tables' lb_hash_batch) */
 	struct rte_mbuf *punt[RSW_BURST];
 	struct rte_mbuf *err[RSW_BURST]; /* not forwarded, to be answered with ICMP */
 	struct rte_mbuf *freed[RSW_BURST];
@@ -438,7 +439,8 @@ forward_one(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_ta
 			break;
 		}
 		g = &t->groups[r->id];
-		mi = rsw_lb_select(t, g, r->id, m, info, &st->lb_state, c->now);
+		mi = rsw_lb_select_h(t, g, r->id, m, info, &st->lb_state, c->now,
+				     t->lb_hash_batch ? &c->hash[idx] : NULL);
 		if (unlikely(mi == RSW_LB_NONE)) {
 			/* Every member is down. */
 			count_drop(c, st, in_port, m, RSW_PC_group_empty);
@@ -761,6 +763,14 @@ rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf 
 		for (i = 0; i < c.n_v6; i++)
 			count_drop(&c, st, in_port, c.v6[i], RSW_PC_no_route);
 		c.n_v4 = c.n_v6 = 0;
+	}
+	if (t != NULL && t->lb_hash_batch) {
+		/* Independent CRC chains in one loop overlap; one per packet inside the forwarding
+		 * step waited on each other. */
+		for (i = 0; i < c.n_v4; i++)
+			c.hash[c.v4_idx[i]] = rsw_lb_hash(t, c.v4[i], &c.info[c.v4_idx[i]]);
+		for (i = 0; i < c.n_v6; i++)
+			c.hash[c.v6_idx[i]] = rsw_lb_hash(t, c.v6[i], &c.info[c.v6_idx[i]]);
 	}
 	if (c.n_v4 > 0) {
 		rte_fib_lookup_bulk(t->fib4, c.v4_ip, c.v4_nh, c.n_v4);

@@ -61,6 +61,7 @@
 #define K_STORM       (1u << 4) /* PFC watchdog: TC 3 of port 1 in storm-drop */
 #define K_ALL_DOWN    (1u << 5) /* every member of every group down */
 #define K_CUT_THROUGH (1u << 6) /* idle ports are sent to directly (as a running switch does) */
+#define K_HASH_BATCH  (1u << 7) /* flow hashes computed per burst (as the control plane sets) */
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -474,6 +475,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		rsw_lb_down[g] = knobs & K_ALL_DOWN ? 0xffff : knobs & K_MEMBER_DOWN ? 0x000a : 0;
 	rsw_qos.port[1].storm_drop[3] = !!(knobs & K_STORM);
 	rsw_dp.cut_through = !!(knobs & K_CUT_THROUGH);
+	tables->lb_hash_batch = !!(knobs & K_HASH_BATCH);
 
 	/* The worker's inline parser must agree with the full one, field for field. */
 	for (p = 0; p < n; p++) {
