@@ -84,15 +84,6 @@ struct rsw_pkt_info {
 	uint32_t flow;  /* IPv6 flow label */
 };
 
-/**
- * Parse one frame received on a port whose MAC is port_mac.
- *
- * @return info->kind; for RSW_PK_DROP, info->drop is the counter to bump
- *   (parse_errors, not_for_us, l2_control, unknown_ethertype).
- */
-enum rsw_pkt_kind rsw_parse(const struct rte_mbuf *m, const struct rte_ether_addr *port_mac,
-			    struct rsw_pkt_info *info);
-
 /** UDP after an IP header (avail bytes from p): ports, RoCEv2 BTH, UET entropy. @return 0, -1 */
 static inline int
 rsw_parse_udp(const uint8_t *p, uint32_t avail, struct rsw_pkt_info *info)
