@@ -126,6 +126,23 @@ route_mode(int lb)
 	return rsw_lb_mode_name(lb == RSW_LB_UNSET ? rsw_ctl.cfg->lb.mode : lb);
 }
 
+/* The mode packets of each TC take through a group whose route says lb (or not). */
+static json_t *
+tc_modes(int lb)
+{
+	json_t *a = json_array();
+	int tc;
+
+	for (tc = 0; a != NULL && tc < RSW_N_TC; tc++) {
+		int m = lb != RSW_LB_UNSET                           ? lb
+			: rsw_ctl.cfg->lb.per_tc[tc] != RSW_LB_UNSET ? rsw_ctl.cfg->lb.per_tc[tc]
+								     : rsw_ctl.cfg->lb.mode;
+
+		json_array_append_new(a, json_string(rsw_lb_mode_name(m)));
+	}
+	return a;
+}
+
 static void
 add_port_route(json_t *arr, const struct rsw_cfg_port *cp, const struct rsw_prefix *addr)
 {
@@ -215,10 +232,11 @@ cmd_show_lb(int argc, char **argv, void *ctx)
 					"bytes",
 					(json_int_t)since(s.bytes, rsw_ctl.lb_base[g][j].bytes)));
 		}
-		json_array_append_new(arr, json_pack("{s:i, s:s, s:I, s:s, s:o}", "id", g, "prefix",
-						     rsw_prefix_str(&gr->prefix, buf, sizeof(buf)),
-						     "routes", (json_int_t)gr->n_routes, "mode",
-						     route_mode(gr->lb_mode), "members", members));
+		json_array_append_new(
+			arr, json_pack("{s:i, s:s, s:I, s:s, s:o, s:o}", "id", g, "prefix",
+				       rsw_prefix_str(&gr->prefix, buf, sizeof(buf)), "routes",
+				       (json_int_t)gr->n_routes, "mode", route_mode(gr->lb_mode),
+				       "tc_modes", tc_modes(gr->lb_mode), "members", members));
 	}
 	return json_pack("{s:o}", "groups", arr);
 }

@@ -182,8 +182,13 @@ def test_per_tc_override(sw, injector):
     Steps: to the route without `lb:`, send 400 frames of one flow with DSCP 26
     (TC 3), then 400 frames of one flow with DSCP 0 (TC 0).
     Verify: the TC 3 frames are spread over all four uplinks, 25 % ± 2 % each;
-    the TC 0 frames all leave on one uplink.
+    the TC 0 frames all leave on one uplink; `show lb` says so per TC (`tc_modes`):
+    spray for TC 3 and hash for the others on this group, spray for all eight on the
+    route with `lb: spray`.
     """
+    groups = {g["prefix"]: g for g in sw.ctl("show", "lb")["groups"]}
+    assert groups[PER_TC]["tc_modes"] == ["hash"] * 3 + ["spray"] + ["hash"] * 4, groups[PER_TC]
+    assert groups[SPRAY]["tc_modes"] == ["spray"] * 8, groups[SPRAY]
     n = 400
     tc3 = [frame(sw, DST[PER_TC], i, dscp=26, tag=3) for i in range(n)]
     placed = send_and_sniff(sw, injector, tc3)
