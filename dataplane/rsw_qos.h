@@ -211,6 +211,20 @@ rsw_shaper_refill(struct rsw_port_sched *ps, uint64_t speed_bps, uint16_t mtu, u
 	ps->last_tsc = now;
 }
 
+/** TCs of a port that received PFC holds at now (unless the watchdog ignores the pause). */
+static inline uint8_t
+rsw_paused_mask(const struct rsw_qos_port *qport, uint64_t now)
+{
+	uint8_t mask = 0;
+	int tc;
+
+	for (tc = 0; tc < RSW_N_TC; tc++)
+		if (__atomic_load_n(&qport->paused_until[tc], __ATOMIC_RELAXED) > now &&
+		    !qport->storm_ignore[tc])
+			mask |= (uint8_t)(1u << tc);
+	return mask;
+}
+
 /**
  * Owner only: whether port p has nothing queued: no bytes in its eight queues, no frame of
  * the control thread, nothing staged by its scheduler, nothing the PMD refused. One line of
@@ -240,6 +254,14 @@ struct rsw_lcore_stats;
  */
 uint16_t rsw_sched_port(struct rsw_lcore_stats *st, const struct rsw_qos_params *qp, uint16_t p,
 			uint64_t now);
+
+/**
+ * Owner only: transmit n frames (bytes in all) on port p; what the PMD does not take waits in
+ * the scheduler's pending list and goes first next time (the caller leaves it the room: at
+ * most 32 - n_pending frames). Counts tx_packets and tx_bytes of what went.
+ */
+void rsw_port_tx(struct rsw_lcore_stats *st, uint16_t p, struct rte_mbuf **m, uint16_t n,
+		 uint64_t bytes);
 
 /** Free rings (draining mbufs). */
 void rsw_qos_fini(void);

@@ -36,23 +36,6 @@ tc_has(struct rsw_port_sched *ps, uint16_t p, uint8_t tc)
 }
 
 /*
- * TCs that received PFC holds at now (unless the watchdog ignores the pause). One line of
- * gauges, read once per drain.
- */
-static inline uint8_t
-paused_mask(const struct rsw_qos_port *qport, uint64_t now)
-{
-	uint8_t mask = 0;
-	int tc;
-
-	for (tc = 0; tc < RSW_N_TC; tc++)
-		if (__atomic_load_n(&qport->paused_until[tc], __ATOMIC_RELAXED) > now &&
-		    !qport->storm_ignore[tc])
-			mask |= (uint8_t)(1u << tc);
-	return mask;
-}
-
-/*
  * The next TC to send from among the eligible ones (bit t: TC t has a staged frame and is not
  * paused), or -1. Strict TCs first, highest first; then DWRR with byte deficits, where an
  * empty queue keeps no credit (DRR).
@@ -176,28 +159,41 @@ flush_pending(struct rsw_lcore_stats *st, struct rsw_port_sched *ps, uint16_t p)
 	return ps->n_pending == 0;
 }
 
+/* What one drain takes out of the queues, released from the gauges once at its end. */
+struct release {
+	uint64_t q[RSW_N_TC];                 /* egress queue bytes per TC */
+	uint64_t pg[RSW_MAX_PORTS][RSW_N_TC]; /* ingress PG bytes, rows valid where touched */
+	uint32_t touched;                     /* bit i: pg[i] in use */
+	uint64_t ctl;                         /* frames of the control thread (not in bytes) */
+};
+
+/* A frame of TC tc left the queue: its bytes, or the control thread's frame count. */
+static inline void
+release_add(struct release *rel, const struct rsw_mbuf_meta *meta, uint8_t tc, uint32_t len)
+{
+	if (meta->flags & RSW_MF_NOACCT) {
+		rel->ctl++;
+		return;
+	}
+	rel->q[tc] += len;
+	if (!(rel->touched & (1u << meta->in_port))) {
+		rel->touched |= 1u << meta->in_port;
+		memset(rel->pg[meta->in_port], 0, sizeof(rel->pg[0]));
+	}
+	rel->pg[meta->in_port][meta->tc] += len;
+}
+
 /* Watchdog action drop: empty the queue, releasing its buffer. */
 static uint16_t
 storm_flush(struct rsw_lcore_stats *st, struct rsw_port_sched *ps, uint16_t p, uint8_t tc,
-	    uint64_t *q_rel, uint64_t pg_rel[][RSW_N_TC], uint32_t *touched, uint64_t *ctl_rel)
+	    struct release *rel)
 {
 	uint16_t n = 0;
 
 	while (tc_has(ps, p, tc)) {
 		struct rte_mbuf *m = ps->head[tc][ps->head_i[tc]++];
-		struct rsw_mbuf_meta *meta = rsw_meta(m);
-		uint32_t len = rte_pktmbuf_pkt_len(m);
 
-		if (meta->flags & RSW_MF_NOACCT) {
-			*ctl_rel += 1;
-		} else {
-			q_rel[tc] += len;
-			if (!(*touched & (1u << meta->in_port))) {
-				*touched |= 1u << meta->in_port;
-				memset(pg_rel[meta->in_port], 0, sizeof(pg_rel[0]));
-			}
-			pg_rel[meta->in_port][meta->tc] += len;
-		}
+		release_add(rel, rsw_meta(m), tc, rte_pktmbuf_pkt_len(m));
 		st->qos.q[p][tc][RSW_QC_dropped_packets]++;
 		rte_pktmbuf_free(m);
 		n++;
@@ -211,13 +207,12 @@ rsw_sched_port(struct rsw_lcore_stats *st, const struct rsw_qos_params *qp, uint
 {
 	struct rsw_port_sched *ps = &rsw_sched[p];
 	struct rsw_qos_port *qport = &rsw_qos.port[p];
-	uint64_t pg_rel[RSW_MAX_PORTS][RSW_N_TC];
-	uint64_t q_rel[RSW_N_TC] = {0}, q_now[RSW_N_TC];
+	struct release rel;
+	uint64_t q_now[RSW_N_TC];
 	uint32_t deq_pkts[RSW_N_TC] = {0};
-	uint64_t used_rel = 0, tx_bytes = 0, ctl_rel = 0;
+	uint64_t used_rel = 0, tx_bytes = 0;
 	struct rte_mbuf *out[32], *drop[32];
-	uint32_t touched = 0;
-	uint16_t n_out = 0, n_drop = 0, sent, work = 0, i;
+	uint16_t n_out = 0, n_drop = 0, work = 0, i;
 	bool shaped = qport->speed_bps != 0;
 	uint8_t paused, elig = 0, empty = 0;
 	int tc;
@@ -231,13 +226,15 @@ rsw_sched_port(struct rsw_lcore_stats *st, const struct rsw_qos_params *qp, uint
 	if (shaped)
 		rsw_shaper_refill(ps, qport->speed_bps, rsw_dp.ports[p].mtu, now);
 
-	paused = paused_mask(qport, now);
+	memset(rel.q, 0, sizeof(rel.q));
+	rel.touched = 0;
+	rel.ctl = 0;
+	paused = rsw_paused_mask(qport, now);
 	for (tc = 0; tc < RSW_N_TC; tc++) {
 		uint8_t bit = (uint8_t)(1u << tc);
 
 		if (unlikely(qport->storm_drop[tc]))
-			work += storm_flush(st, ps, p, (uint8_t)tc, q_rel, pg_rel, &touched,
-					    &ctl_rel);
+			work += storm_flush(st, ps, p, (uint8_t)tc, &rel);
 		if (paused & bit)
 			empty |= ps->head_i[tc] >= ps->head_n[tc] ? bit : 0;
 		else if (tc_has(ps, p, (uint8_t)tc))
@@ -271,16 +268,7 @@ rsw_sched_port(struct rsw_lcore_stats *st, const struct rsw_qos_params *qp, uint
 		if (!(qp->is_strict & (1u << tc)))
 			ps->deficit[tc] -= (int32_t)len;
 		meta = rsw_meta(m);
-		if (meta->flags & RSW_MF_NOACCT) {
-			ctl_rel++;
-		} else {
-			q_rel[tc] += len;
-			if (!(touched & (1u << meta->in_port))) {
-				touched |= 1u << meta->in_port;
-				memset(pg_rel[meta->in_port], 0, sizeof(pg_rel[0]));
-			}
-			pg_rel[meta->in_port][meta->tc] += len;
-		}
+		release_add(&rel, meta, (uint8_t)tc, len);
 		deq_pkts[tc]++;
 		st->qos.q[p][tc][RSW_QC_dequeued_bytes] += len;
 		work++;
@@ -288,7 +276,7 @@ rsw_sched_port(struct rsw_lcore_stats *st, const struct rsw_qos_params *qp, uint
 		/* ECN at dequeue: the bytes still queued behind this packet. */
 		if ((qp->ecn_enabled & (1u << tc)) && !qp->ecn_enqueue &&
 		    !(meta->flags & RSW_MF_CNP)) {
-			uint64_t behind = q_now[tc] > q_rel[tc] ? q_now[tc] - q_rel[tc] : 0;
+			uint64_t behind = q_now[tc] > rel.q[tc] ? q_now[tc] - rel.q[tc] : 0;
 
 			if (rsw_ecn_decide(qp, (uint8_t)tc, behind, (uint32_t)rte_rand())) {
 				int r = rsw_ecn_mark(m, meta->l3_off, meta->kind);
@@ -313,37 +301,44 @@ rsw_sched_port(struct rsw_lcore_stats *st, const struct rsw_qos_params *qp, uint
 
 release:
 	/* Release the buffer of what left the queues. */
-	if (ctl_rel)
-		__atomic_fetch_sub(&qport->ctl_frames, ctl_rel, __ATOMIC_RELAXED);
+	if (rel.ctl)
+		__atomic_fetch_sub(&qport->ctl_frames, rel.ctl, __ATOMIC_RELAXED);
 	for (tc = 0; tc < RSW_N_TC; tc++) {
-		if (q_rel[tc] == 0)
+		if (rel.q[tc] == 0)
 			continue;
-		__atomic_fetch_sub(&qport->q_bytes[tc], q_rel[tc], __ATOMIC_RELAXED);
+		__atomic_fetch_sub(&qport->q_bytes[tc], rel.q[tc], __ATOMIC_RELAXED);
 	}
-	for (i = 0; touched != 0 && i < RSW_MAX_PORTS; i++) {
-		if (!(touched & (1u << i)))
+	for (i = 0; rel.touched != 0 && i < RSW_MAX_PORTS; i++) {
+		if (!(rel.touched & (1u << i)))
 			continue;
 		for (tc = 0; tc < RSW_N_TC; tc++) {
-			if (pg_rel[i][tc] == 0)
+			if (rel.pg[i][tc] == 0)
 				continue;
-			__atomic_fetch_sub(&rsw_qos.port[i].pg_bytes[tc], pg_rel[i][tc],
+			__atomic_fetch_sub(&rsw_qos.port[i].pg_bytes[tc], rel.pg[i][tc],
 					   __ATOMIC_RELAXED);
-			used_rel += pg_rel[i][tc];
+			used_rel += rel.pg[i][tc];
 		}
 	}
 	if (used_rel)
 		__atomic_fetch_sub(&rsw_qos.used, used_rel, __ATOMIC_RELAXED);
 	if (n_drop)
 		rte_pktmbuf_free_bulk(drop, n_drop);
-	if (n_out == 0)
-		return work;
+	if (n_out > 0)
+		rsw_port_tx(st, p, out, n_out, tx_bytes);
+	return work;
+}
 
-	sent = rte_eth_tx_burst(rsw_dp.ports[p].eth_port, 0, out, n_out);
-	for (i = sent; i < n_out; i++) {
-		tx_bytes -= rte_pktmbuf_pkt_len(out[i]);
-		ps->pending[ps->n_pending++] = out[i];
+void
+rsw_port_tx(struct rsw_lcore_stats *st, uint16_t p, struct rte_mbuf **m, uint16_t n, uint64_t bytes)
+{
+	struct rsw_port_sched *ps = &rsw_sched[p];
+	uint16_t sent, i;
+
+	sent = rte_eth_tx_burst(rsw_dp.ports[p].eth_port, 0, m, n);
+	for (i = sent; i < n; i++) {
+		bytes -= rte_pktmbuf_pkt_len(m[i]);
+		ps->pending[ps->n_pending++] = m[i];
 	}
 	st->port[p].c[RSW_PC_tx_packets] += sent;
-	st->port[p].c[RSW_PC_tx_bytes] += tx_bytes;
-	return work;
+	st->port[p].c[RSW_PC_tx_bytes] += bytes;
 }

@@ -174,8 +174,7 @@ struct burst_ctx {
 		struct rte_mbuf *m[RSW_BURST];
 		uint8_t info[RSW_BURST]; /* index of each frame's rsw_pkt_info in the burst */
 	} slots[RSW_BURST];
-	uint64_t pg_add[RSW_N_TC]; /* bytes queued per ingress PG of in_port (enqueue_slots) */
-	uint64_t used_add;         /* bytes admitted by the burst */
+	uint64_t used_add; /* bytes admitted by the burst */
 	uint64_t buf_room; /* shared buffer free at the burst start, headroom reserve excluded */
 	uint8_t fast_tcs;  /* TCs whose admission is a queue limit and the buffer only */
 	uint8_t has_cnp;   /* a CNP was received in the burst */
@@ -271,9 +270,9 @@ slot_depth(const struct out_slot *sl)
  */
 static inline void
 admit_trim(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_qos_params *qp,
-	   uint16_t in_port, struct out_slot *sl, uint64_t used, struct rte_mbuf *m,
-	   const struct rsw_pkt_info *info)
+	   uint16_t in_port, struct out_slot *sl, uint64_t used, struct rte_mbuf *m, uint8_t idx)
 {
+	const struct rsw_pkt_info *info = &c->info[idx];
 	uint16_t out = sl->port;
 	uint32_t len = rte_pktmbuf_pkt_len(m);
 	uint8_t dscp =
@@ -284,7 +283,7 @@ admit_trim(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_qos
 		/* Already header-sized: whole, in its own class, as long as the buffer holds. */
 		if (used + len > qp->total)
 			return admit_drop(c, st, out, sl->tc, m);
-		return admit_enqueue(c, sl, m, (uint8_t)(info - c->info));
+		return admit_enqueue(c, sl, m, idx);
 	}
 	if (rsw_trim(m, info->l3_off, info->kind, qp->trim_size, dscp) == 0)
 		return admit_drop(c, st, out, sl->tc, m); /* not UDP, or a fragment */
@@ -295,7 +294,7 @@ admit_trim(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_qos
 		return admit_drop(c, st, out, tsl->tc, m);
 	}
 	st->qos.q[out][sl->tc][RSW_QC_trimmed]++;
-	admit_enqueue(c, tsl, m, (uint8_t)(info - c->info));
+	admit_enqueue(c, tsl, m, idx);
 }
 
 /*
@@ -304,9 +303,9 @@ admit_trim(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_qos
  */
 static __rte_noinline void
 admit_slow(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_qos_params *qp,
-	   uint16_t in_port, struct out_slot *sl, struct rte_mbuf *m,
-	   const struct rsw_pkt_info *info)
+	   uint16_t in_port, struct out_slot *sl, struct rte_mbuf *m, uint8_t idx)
 {
+	const struct rsw_pkt_info *info = &c->info[idx];
 	const uint8_t tc = sl->tc;
 	const uint16_t out = sl->port;
 	const struct rsw_qos_port *qport = &rsw_qos.port[out];
@@ -335,7 +334,7 @@ admit_slow(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_qos
 	} else if (unlikely(qp->trim_tcs & (1u << tc)) && !cnp) {
 		if (depth + len > qp->trim_threshold ||
 		    used + len + qp->headroom_reserved > qp->total)
-			return admit_trim(c, st, qp, in_port, sl, used, m, info);
+			return admit_trim(c, st, qp, in_port, sl, used, m, idx);
 	} else if (unlikely(cnp ? used + len > qp->total
 				: depth + len > qp->queue_limit ||
 					    used + len + qp->headroom_reserved > qp->total)) {
@@ -351,7 +350,7 @@ admit_slow(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_qos
 		else if (r < 0 && !lossless)
 			return admit_drop(c, st, out, tc, m);
 	}
-	admit_enqueue(c, sl, m, (uint8_t)(info - c->info));
+	admit_enqueue(c, sl, m, idx);
 }
 
 /*
@@ -369,7 +368,7 @@ admit(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_qos_para
 	if (likely(!(info->flags & RSW_PF_CNP) && sl->bytes + len <= sl->room &&
 		   c->used_add + len <= c->buf_room))
 		return admit_enqueue(c, sl, m, idx);
-	admit_slow(c, st, qp, in_port, sl, m, info);
+	admit_slow(c, st, qp, in_port, sl, m, idx);
 }
 
 /*
@@ -500,7 +499,7 @@ cut_through(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_qo
 {
 	struct rte_mbuf *tx[RSW_BURST], **txv = tx;
 	uint32_t checked = 0, idle = 0;
-	uint16_t i, j, k, p, n_tx, sent;
+	uint16_t i, j, p, n_tx;
 	uint64_t tx_bytes;
 	unsigned int lcore = rte_lcore_id();
 
@@ -517,6 +516,7 @@ cut_through(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_qo
 		struct rsw_port_sched *ps;
 		struct rsw_qos_port *qport;
 		uint64_t now = c->now;
+		uint8_t paused;
 
 		p = (uint16_t)__builtin_ctz(idle);
 		idle &= idle - 1;
@@ -524,6 +524,7 @@ cut_through(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_qo
 		qport = &rsw_qos.port[p];
 		if (qport->speed_bps)
 			rsw_shaper_refill(ps, qport->speed_bps, rsw_dp.ports[p].mtu, now);
+		paused = rsw_paused_mask(qport, now);
 		n_tx = 0;
 		tx_bytes = 0;
 		for (i = 0; i < c->n_slots; i++) {
@@ -534,8 +535,7 @@ cut_through(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_qo
 
 			if (sl->port != p || sl->n == 0)
 				continue;
-			if (__atomic_load_n(&qport->paused_until[tc], __ATOMIC_RELAXED) > now &&
-			    !qport->storm_ignore[tc])
+			if (paused & bit)
 				continue;
 			if ((qp->ecn_enabled & bit) && !qp->ecn_enqueue && sl->bytes > qp->kmin[tc])
 				continue;
@@ -567,15 +567,8 @@ cut_through(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_qo
 			n_tx = (uint16_t)(n_tx + sl->n);
 			sl->n = 0;
 		}
-		if (n_tx == 0)
-			continue;
-		sent = rte_eth_tx_burst(rsw_dp.ports[p].eth_port, 0, txv, n_tx);
-		for (k = sent; k < n_tx; k++) {
-			tx_bytes -= rte_pktmbuf_pkt_len(txv[k]);
-			ps->pending[ps->n_pending++] = txv[k];
-		}
-		st->port[p].c[RSW_PC_tx_packets] += sent;
-		st->port[p].c[RSW_PC_tx_bytes] += tx_bytes;
+		if (n_tx > 0)
+			rsw_port_tx(st, p, txv, n_tx, tx_bytes); /* pending is empty: room for 32 */
 	}
 }
 
@@ -589,20 +582,20 @@ enqueue_slots(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_
 	      uint16_t in_port)
 {
 	struct rsw_qos_port *in = &rsw_qos.port[in_port];
+	uint64_t pg_add[RSW_N_TC] = {0}; /* bytes queued per ingress PG (= the slot's TC) */
 	uint64_t used_now, v;
 	uint16_t i, k, sent;
 	int tc;
 
 	if (c->used_add == 0)
 		return; /* every slot went cut-through */
-	memset(c->pg_add, 0, sizeof(c->pg_add));
 	for (i = 0; i < c->n_slots; i++)
 		if (c->slots[i].n > 0) /* not sent cut-through */
-			c->pg_add[c->slots[i].tc] += c->slots[i].bytes;
+			pg_add[c->slots[i].tc] += c->slots[i].bytes;
 	for (tc = 0; tc < RSW_N_TC; tc++) {
-		if (c->pg_add[tc] == 0)
+		if (pg_add[tc] == 0)
 			continue;
-		v = __atomic_add_fetch(&in->pg_bytes[tc], c->pg_add[tc], __ATOMIC_RELAXED);
+		v = __atomic_add_fetch(&in->pg_bytes[tc], pg_add[tc], __ATOMIC_RELAXED);
 		if (v > st->qos.pg_watermark[in_port][tc])
 			st->qos.pg_watermark[in_port][tc] = v;
 	}
