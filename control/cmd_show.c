@@ -18,6 +18,7 @@
 
 #include "rsw_cmd.h"
 #include "rsw_ctl.h"
+#include "rsw_lb.h"
 #include "rsw_ports.h"
 #include "rsw_topology.h"
 
@@ -126,20 +127,16 @@ route_mode(int lb)
 	return rsw_lb_mode_name(lb == RSW_LB_UNSET ? rsw_ctl.cfg->lb.mode : lb);
 }
 
-/* The mode packets of each TC take through a group whose route says lb (or not). */
+/* The mode packets of each TC take through a group of the tables t. */
 static json_t *
-tc_modes(int lb)
+tc_modes(const struct rsw_tables *t, const struct rsw_group *g)
 {
 	json_t *a = json_array();
-	int tc;
+	uint8_t tc;
 
-	for (tc = 0; a != NULL && tc < RSW_N_TC; tc++) {
-		int m = lb != RSW_LB_UNSET                           ? lb
-			: rsw_ctl.cfg->lb.per_tc[tc] != RSW_LB_UNSET ? rsw_ctl.cfg->lb.per_tc[tc]
-								     : rsw_ctl.cfg->lb.mode;
-
-		json_array_append_new(a, json_string(rsw_lb_mode_name(m)));
-	}
+	for (tc = 0; a != NULL && tc < RSW_N_TC; tc++)
+		json_array_append_new(
+			a, json_string(rsw_lb_mode_name(rsw_lb_mode_for_tc(t, g->lb_mode, tc))));
 	return a;
 }
 
@@ -236,7 +233,7 @@ cmd_show_lb(int argc, char **argv, void *ctx)
 			arr, json_pack("{s:i, s:s, s:I, s:s, s:o, s:o}", "id", g, "prefix",
 				       rsw_prefix_str(&gr->prefix, buf, sizeof(buf)), "routes",
 				       (json_int_t)gr->n_routes, "mode", route_mode(gr->lb_mode),
-				       "tc_modes", tc_modes(gr->lb_mode), "members", members));
+				       "tc_modes", tc_modes(t, gr), "members", members));
 	}
 	return json_pack("{s:o}", "groups", arr);
 }

@@ -228,17 +228,13 @@ rsw_ctl_tables_build(const struct rsw_config *cfg, uint64_t generation, char *er
 			 rsw_prefix_str(&cr->prefix, buf, sizeof(buf)), strerror(-ret));
 		goto fail;
 	}
-	/* Whether some group of two or more members may take a hashing mode. */
+	/* Whether some class may take a hashing mode through a group of two or more members. */
 	for (i = 0; i < t->n_groups && !t->lb_hash_batch; i++) {
-		const struct rsw_group *g = &t->groups[i];
-		bool hashing = t->lb_mode == RSW_LB_HASH || t->lb_mode == RSW_LB_FLOWLET;
+		for (j = 0; j < RSW_N_TC && t->groups[i].n_members > 1; j++) {
+			int mode = rsw_lb_mode_for_tc(t, t->groups[i].lb_mode, (uint8_t)j);
 
-		for (j = 0; j < RSW_N_TC; j++)
-			hashing |=
-				t->lb_per_tc[j] == RSW_LB_HASH || t->lb_per_tc[j] == RSW_LB_FLOWLET;
-		if (g->lb_mode != RSW_LB_UNSET)
-			hashing = g->lb_mode == RSW_LB_HASH || g->lb_mode == RSW_LB_FLOWLET;
-		t->lb_hash_batch = g->n_members > 1 && hashing;
+			t->lb_hash_batch |= mode == RSW_LB_HASH || mode == RSW_LB_FLOWLET;
+		}
 	}
 	free(gs);
 	return t;

@@ -82,18 +82,28 @@ rsw_lb_select(const struct rsw_tables *t, const struct rsw_group *g, uint32_t gi
 	return rsw_lb_select_h(t, g, gid, m, info, ls, now, NULL);
 }
 
-/** Mode a packet of class tc takes through group g (CNPs: always hash). */
+/**
+ * Mode of traffic class tc through a group whose route has lb_mode (RSW_LB_UNSET if none): the
+ * route's, else load_balance.per_tc, else load_balance.mode.
+ */
+static inline int
+rsw_lb_mode_for_tc(const struct rsw_tables *t, int lb_mode, uint8_t tc)
+{
+	if (lb_mode != RSW_LB_UNSET)
+		return lb_mode;
+	if (t->lb_per_tc[tc] != RSW_LB_UNSET)
+		return t->lb_per_tc[tc];
+	return t->lb_mode;
+}
+
+/** Mode a packet takes through group g (CNPs: always hash). */
 static inline int
 rsw_lb_mode_of(const struct rsw_tables *t, const struct rsw_group *g,
 	       const struct rsw_pkt_info *info)
 {
 	if (info->flags & RSW_PF_CNP)
 		return RSW_LB_HASH;
-	if (g->lb_mode != RSW_LB_UNSET)
-		return g->lb_mode;
-	if (t->lb_per_tc[info->tc] != RSW_LB_UNSET)
-		return t->lb_per_tc[info->tc];
-	return t->lb_mode;
+	return rsw_lb_mode_for_tc(t, g->lb_mode, info->tc);
 }
 
 /** Member index of group g for a flow hash. */
