@@ -612,6 +612,9 @@ class Bench:
     # ---- OVS-DPDK: one PMD thread, in_port=1 -> output:2 and back
     def ovs(self, size, workers):
         """A private ovsdb-server and ovs-vswitchd in the scratch folder (never the system's)."""
+        return self.clocked(lambda: self._ovs(size, workers))
+
+    def _ovs(self, size, workers):
         caps = self.caps.get("v4", 1024, size, PCAP_MAC)
         pre = self.prefix("ovs")
         d = os.path.join(self.scratch, pre)
@@ -619,7 +622,6 @@ class Bench:
         env = dict(os.environ, OVS_RUNDIR=d, OVS_DBDIR=d, OVS_LOGDIR=d, OVS_SYSCONFDIR=d,
                    OVS_PKGDATADIR=os.path.dirname(OVS_SCHEMA))
         db, sock = os.path.join(d, "conf.db"), os.path.join(d, "db.sock")
-        hz0 = measure_clock(3)[0]  # before the PMD thread spins on the core measured
         sh(["ovsdb-tool", "create", db, OVS_SCHEMA], env=env, capture_output=True)
         dbp = subprocess.Popen(["ovsdb-server", db, "--remote=punix:" + sock,
                                 "--unixctl=" + os.path.join(d, "ovsdb.ctl"),
@@ -656,12 +658,13 @@ class Bench:
                     opts.append("mtu_request=%d" % (size + 64))
                 vsctl("add-port", "br0", "p%d" % i, "--", "set", "Interface", "p%d" % i,
                       "type=dpdk", *opts, wait=True)
-            sh(["ovs-ofctl", "del-flows", "br0"], env=env, capture_output=True)
-            sh(["ovs-ofctl", "add-flow", "br0", "in_port=1,actions=output:2"], env=env, capture_output=True)
-            sh(["ovs-ofctl", "add-flow", "br0", "in_port=2,actions=output:1"], env=env, capture_output=True)
+            for args in (["del-flows", "br0"], ["add-flow", "br0", "in_port=1,actions=output:2"],
+                         ["add-flow", "br0", "in_port=2,actions=output:1"]):
+                sh(["ovs-ofctl"] + args, env=env, capture_output=True)
             res = measure(proc, self.a.warmup, self.a.window)
             if not proc.alive():
                 raise RuntimeError("ovs-vswitchd exited during the window:\n" + proc.tail())
+            return res
         except Exited:
             raise RuntimeError("ovs-vswitchd exited at start:\n" + (proc.tail() if proc else ""))
         finally:
@@ -674,10 +677,6 @@ class Bench:
                 except subprocess.TimeoutExpired:
                     dbp.kill()
                     dbp.wait(timeout=10)
-        hz1 = measure_clock(3)[0]
-        res["core_hz"] = (hz0 + hz1) / 2
-        res["core_hz_before_after"] = [hz0, hz1]
-        return res
 
     def ctl(self, sock, *cmd):
         r = subprocess.run([self.railctl, "-s", sock, "--json"] + list(cmd), capture_output=True,
@@ -686,18 +685,26 @@ class Bench:
             raise RuntimeError("railctl %s: %s" % (" ".join(cmd), r.stderr.strip()))
         return json.loads(r.stdout)
 
-    def run_proc(self, name, argv, pre, stdin_pipe=False, railctl_sock=None):
+    @staticmethod
+    def clocked(fn):
+        """fn()'s result with the core clock measured right before and right after it
+        (while nothing of the run spins on the core measured)."""
         hz0 = measure_clock(3)[0]
-        try:
-            res = self._run_proc(name, argv, pre, stdin_pipe, railctl_sock)
-        except Exited:
-            if railctl_sock:
-                raise
-            raise RuntimeError("%s exited at start" % name)
+        res = fn()
         hz1 = measure_clock(3)[0]
         res["core_hz"] = (hz0 + hz1) / 2
         res["core_hz_before_after"] = [hz0, hz1]
         return res
+
+    def run_proc(self, name, argv, pre, stdin_pipe=False, railctl_sock=None):
+        def run():
+            try:
+                return self._run_proc(name, argv, pre, stdin_pipe, railctl_sock)
+            except Exited:
+                if railctl_sock:
+                    raise
+                raise RuntimeError("%s exited at start" % name)
+        return self.clocked(run)
 
     def _run_proc(self, name, argv, pre, stdin_pipe=False, railctl_sock=None):
         proc = Proc(name, argv, pre, self.scratch, stdin_pipe)
