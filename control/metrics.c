@@ -604,19 +604,7 @@ client_read(struct rsw_metrics_client *c)
 static int
 client_write(struct rsw_metrics_client *c)
 {
-	ssize_t n;
-
-	while (c->out_off < c->out_len) {
-		n = send(c->fd, c->out + c->out_off, c->out_len - c->out_off,
-			 MSG_DONTWAIT | MSG_NOSIGNAL);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -1;
-		}
-		c->out_off += (size_t)n;
-	}
-	return 1;
+	return rsw_sock_send_pending(c->fd, c->out, c->out_len, &c->out_off);
 }
 
 static void

@@ -92,4 +92,11 @@ unsigned int rsw_sock_client_count(const struct rsw_sock *s);
 /** Close every client, unlink the socket file, free; NULL is a no-op. */
 void rsw_sock_close(struct rsw_sock *s);
 
+/**
+ * Send buf[*off, len) on a non-blocking stream socket as far as it takes it now, advancing
+ * *off (the control socket's and the metrics endpoint's replies).
+ * @return 1 when all is sent, 0 to go on when the socket is writable, -1 on error.
+ */
+int rsw_sock_send_pending(int fd, const char *buf, size_t len, size_t *off);
+
 #endif /* RSW_CMD_H */

@@ -228,24 +228,31 @@ client_drop(struct rsw_sock *s, int slot)
 	s->nclients--;
 }
 
+int
+rsw_sock_send_pending(int fd, const char *buf, size_t len, size_t *off)
+{
+	ssize_t n;
+
+	while (*off < len) {
+		n = send(fd, buf + *off, len - *off, MSG_DONTWAIT | MSG_NOSIGNAL);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -1;
+		}
+		*off += (size_t)n;
+	}
+	return 1;
+}
+
 /* Send what can be sent now. Returns 0, or -1 when the client is gone. */
 static int
 client_flush(struct rsw_sock_client *c)
 {
-	ssize_t n;
+	int rc = rsw_sock_send_pending(c->fd, c->out, c->out_len, &c->out_off);
 
-	while (c->out_off < c->out_len) {
-		n = send(c->fd, c->out + c->out_off, c->out_len - c->out_off,
-			 MSG_DONTWAIT | MSG_NOSIGNAL);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno == EAGAIN || errno == EWOULDBLOCK)
-				return 0;
-			return -1;
-		}
-		c->out_off += n;
-	}
+	if (rc <= 0)
+		return rc;
 	c->out_off = 0;
 	c->out_len = 0;
 	if (c->out_cap > RSW_SOCK_OUT_HIGH) {
