@@ -21,29 +21,8 @@
 /* cmocka needs stdarg, stddef and setjmp first. */
 #include <cmocka.h>
 
+#include "cfg_test.h"
 #include "rsw_config.h"
-
-static char err[RSW_CFG_ERR_LEN];
-
-static struct rsw_config *
-load(const char *yaml)
-{
-	memset(err, 0, sizeof(err));
-	return rsw_config_load_buf("t.yaml", yaml, strlen(yaml), err, sizeof(err));
-}
-
-/* The load fails with exactly msg. */
-static void
-expect_err(const char *yaml, const char *msg)
-{
-	struct rsw_config *cfg = load(yaml);
-
-	if (cfg != NULL || strcmp(err, msg) != 0)
-		print_error("yaml:\n%s\nexpected: %s\n     got: %s\n", yaml, msg,
-			    cfg ? "(success)" : err);
-	assert_null(cfg);
-	assert_string_equal(err, msg);
-}
 
 /* The load fails and the message starts with prefix. */
 static void
