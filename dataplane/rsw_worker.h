@@ -141,36 +141,45 @@ void rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_
 uint16_t rsw_tx_drain(struct rsw_lcore_stats *st, uint16_t p);
 
 /**
- * Rewrite a routed frame for egress: dst MAC, src MAC of the port, TTL/hop limit − 1 with an
- * incremental IPv4 checksum update (RFC 1624). Shared with the control thread (held packets).
+ * The L3 part of the egress rewrite: TTL/hop limit − 1, and for IPv4 the header checksum
+ * updated for it (RFC 1624 eqn. 3). The caller has checked that the TTL is at least 2 (a
+ * forwarded packet), so the TTL/protocol word as loaded loses d = htons(0x0100) (its TTL byte
+ * goes down by one, no borrow): ~old + new is the constant 0xffff - d in eqn. 3 (one's
+ * complement sums do not care about byte order, RFC 1071), and the sum needs one fold. The result is rsw_cksum_update16's, bit for bit.
+ */
+static __rte_always_inline void
+rsw_rewrite_l3(uint8_t *l3, uint8_t kind)
+{
+	if (kind == RSW_PK_IPV4) {
+		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)l3;
+		uint32_t sum;
+		uint16_t ck;
+
+		memcpy(&ck, &ip->hdr_checksum, sizeof(ck));
+		ip->time_to_live--;
+		sum = (uint16_t)~ck + (0xffffu - rsw_htons(0x0100)); /* < 0x1ffff: one fold */
+		sum = (sum & 0xffff) + (sum >> 16);
+		ip->hdr_checksum = (uint16_t)~sum;
+	} else {
+		struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)l3;
+
+		ip->hop_limits--;
+	}
+}
+
+/**
+ * Rewrite a routed frame for egress: dst MAC, src MAC of the port, then rsw_rewrite_l3 (TTL at
+ * least 2). Shared with the control thread (held packets).
  */
 static inline void
 rsw_rewrite(struct rte_mbuf *m, uint16_t l3_off, uint8_t kind, const uint8_t *dst_mac,
 	    const struct rte_ether_addr *src_mac)
 {
 	struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
-	uint8_t *l3 = (uint8_t *)eth + l3_off;
 
 	memcpy(&eth->dst_addr, dst_mac, RTE_ETHER_ADDR_LEN);
 	rte_ether_addr_copy(src_mac, &eth->src_addr);
-	if (kind == RSW_PK_IPV4) {
-		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)l3;
-		uint16_t old, ck;
-
-		/*
-		 * RFC 1624: update the checksum for the changed TTL/protocol word. One's complement
-		 * sums do not care about byte order (RFC 1071): the word and the checksum are used
-		 * as loaded, and TTL − 1 is the word less 0x0100 in network order.
-		 */
-		memcpy(&old, &ip->time_to_live, sizeof(old));
-		memcpy(&ck, &ip->hdr_checksum, sizeof(ck));
-		ip->time_to_live--;
-		ip->hdr_checksum = rsw_cksum_update16(ck, old, (uint16_t)(old - rsw_htons(0x0100)));
-	} else {
-		struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)l3;
-
-		ip->hop_limits--;
-	}
+	rsw_rewrite_l3((uint8_t *)eth + l3_off, kind);
 }
 
 /** The lcore function of a worker (arg: struct rsw_worker *). */

@@ -132,8 +132,11 @@ cnp_coalesced(const struct rsw_tables *t, struct rsw_lb_lcore *ls, const struct 
 	return false;
 }
 
-/* Hand a packet to the control thread (it is counted as punted by the caller). */
-static inline void
+/*
+ * Hand a packet to the control thread (it is counted as punted by the caller). Out of line:
+ * inline, the compiler prepared its metadata words on the forwarding path of every packet.
+ */
+static __rte_noinline void
 punt_meta(struct rte_mbuf *m, const struct rsw_pkt_info *info, uint16_t in_port, uint8_t reason,
 	  uint32_t neigh, uint16_t out_port)
 {
@@ -179,7 +182,7 @@ struct burst_ctx {
 	uint8_t fast_tcs;  /* TCs whose admission is a queue limit and the buffer only */
 	uint8_t has_cnp;   /* a CNP was received in the burst */
 	uint64_t now;      /* TSC at the start of the burst (flowlets) */
-	uint16_t n_v4, n_v6, n_punt, n_err, n_freed, n_slots;
+	uint16_t n_punt, n_err, n_freed, n_slots;
 };
 
 static inline void
@@ -389,6 +392,28 @@ icmp_error(struct burst_ctx *c, struct rsw_lcore_stats *st, uint8_t answer, uint
 	c->err[c->n_err++] = m;
 }
 
+/*
+ * Step 6, rsw_rewrite with the next hop's MAC straight from its neighbour word (the MAC in the
+ * word's first six bytes in memory): two stores from a register, not a copy through the stack.
+ */
+static __rte_always_inline void
+rewrite_fast(struct rte_mbuf *m, uint16_t l3_off, uint8_t kind, uint64_t mac_valid,
+	     const struct rte_ether_addr *src_mac)
+{
+	uint8_t *eth = rte_pktmbuf_mtod(m, uint8_t *);
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+	uint32_t lo = (uint32_t)mac_valid;
+	uint16_t hi = (uint16_t)(mac_valid >> 32);
+
+	memcpy(eth, &lo, 4);
+	memcpy(eth + 4, &hi, 2);
+#else
+	memcpy(eth, &mac_valid, RTE_ETHER_ADDR_LEN);
+#endif
+	rte_ether_addr_copy(src_mac, (struct rte_ether_addr *)(eth + RTE_ETHER_ADDR_LEN));
+	rsw_rewrite_l3(eth + l3_off, kind);
+}
+
 /* Steps 4-6 for one looked-up packet. */
 static __rte_always_inline void
 forward_one(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_tables *t,
@@ -402,26 +427,11 @@ forward_one(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_ta
 	uint64_t mac;
 	int ni;
 
-	switch (r->type) {
-	case RSW_RES_LOCAL:
-		/* Delivered before the TTL check. */
-		punt_meta(m, info, in_port, RSW_PUNT_LOCAL, UINT32_MAX, r->port);
-		c->punt[c->n_punt++] = m;
-		return;
-	case RSW_RES_CONNECTED:
-		if (unlikely(info->ttl <= 1))
-			goto ttl;
-		out = r->port;
-		if (info->kind == RSW_PK_IPV4)
-			ni = rsw_neigh_lookup4(((const struct rte_ipv4_hdr *)l3)->dst_addr);
-		else
-			ni = rsw_neigh_lookup6(((const struct rte_ipv6_hdr *)l3)->dst_addr);
-		neigh_idx = ni < 0 ? UINT32_MAX : (uint32_t)ni;
-		break;
-	case RSW_RES_GROUP: {
+	if (likely(r->type == RSW_RES_GROUP)) {
+		/* A route: checked first, as most packets take one. */
 		const struct rsw_group *g;
 		const struct rsw_nexthop *nh;
-		uint32_t mi = 0;
+		uint32_t mi;
 
 		if (unlikely(info->ttl <= 1))
 			goto ttl;
@@ -433,29 +443,44 @@ forward_one(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_ta
 			}
 			out = r->port;
 			neigh_idx = r->neigh;
-			st->lb[r->id][0].packets++;
-			st->lb[r->id][0].bytes += rte_pktmbuf_pkt_len(m);
-			break;
+			mi = 0;
+		} else {
+			g = &t->groups[r->id];
+			mi = rsw_lb_select_h(t, g, r->id, m, info, &st->lb_state, c->now,
+					     t->lb_hash_batch ? &c->hash[idx] : NULL);
+			if (unlikely(mi == RSW_LB_NONE)) {
+				/* Every member is down. */
+				count_drop(c, st, in_port, m, RSW_PC_group_empty);
+				return;
+			}
+			nh = &t->nh[g->members[mi]];
+			out = nh->port;
+			neigh_idx = nh->neigh;
 		}
-		g = &t->groups[r->id];
-		mi = rsw_lb_select_h(t, g, r->id, m, info, &st->lb_state, c->now,
-				     t->lb_hash_batch ? &c->hash[idx] : NULL);
-		if (unlikely(mi == RSW_LB_NONE)) {
-			/* Every member is down. */
-			count_drop(c, st, in_port, m, RSW_PC_group_empty);
-			return;
-		}
-		nh = &t->nh[g->members[mi]];
-		out = nh->port;
-		neigh_idx = nh->neigh;
 		st->lb[r->id][mi].packets++;
 		st->lb[r->id][mi].bytes += rte_pktmbuf_pkt_len(m);
-		break;
-	}
-	default:
-		icmp_error(c, st, t->icmp_unreachable, in_port, m, info, RSW_PC_no_route,
-			   RSW_PUNT_NO_ROUTE);
-		return;
+	} else {
+		switch (r->type) {
+		case RSW_RES_LOCAL:
+			/* Delivered before the TTL check. */
+			punt_meta(m, info, in_port, RSW_PUNT_LOCAL, UINT32_MAX, r->port);
+			c->punt[c->n_punt++] = m;
+			return;
+		case RSW_RES_CONNECTED:
+			if (unlikely(info->ttl <= 1))
+				goto ttl;
+			out = r->port;
+			if (info->kind == RSW_PK_IPV4)
+				ni = rsw_neigh_lookup4(((const struct rte_ipv4_hdr *)l3)->dst_addr);
+			else
+				ni = rsw_neigh_lookup6(((const struct rte_ipv6_hdr *)l3)->dst_addr);
+			neigh_idx = ni < 0 ? UINT32_MAX : (uint32_t)ni;
+			break;
+		default:
+			icmp_error(c, st, t->icmp_unreachable, in_port, m, info, RSW_PC_no_route,
+				   RSW_PUNT_NO_ROUTE);
+			return;
+		}
 	}
 
 	/* fwd_mtu is the MTU of a port that is up: one compare for the common case. */
@@ -479,7 +504,7 @@ forward_one(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_ta
 		c->punt[c->n_punt++] = m;
 		return;
 	}
-	rsw_rewrite(m, info->l3_off, info->kind, (const uint8_t *)&mac, &rsw_dp.ports[out].mac);
+	rewrite_fast(m, info->l3_off, info->kind, mac, &rsw_dp.ports[out].mac);
 	admit(c, st, &t->qos, in_port, out, m, idx);
 	return;
 ttl:
@@ -648,12 +673,14 @@ rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf 
 {
 	const struct rsw_tables *t = __atomic_load_n(&rsw_fib_main.tables, __ATOMIC_ACQUIRE);
 	const struct rte_ether_addr *mac = &rsw_dp.ports[in_port].mac;
+	const uint64_t mac48 = rsw_mac48(mac);
+	const uint8_t *dscp_tc; /* DSCP → TC, when the tables trust DSCP */
 	struct rsw_port_stats *ps = &st->port[in_port];
 	struct burst_ctx c;
 	uint64_t rx_bytes = 0;
-	uint16_t i, sent;
+	uint16_t i, sent, n4 = 0, n6 = 0; /* routed IPv4 and IPv6 frames (c.v4, c.v6) */
 
-	c.n_v4 = c.n_v6 = c.n_punt = c.n_err = c.n_freed = c.n_slots = 0;
+	c.n_punt = c.n_err = c.n_freed = c.n_slots = 0;
 	memset(c.slot_of, 0xff, sizeof(c.slot_of[0]) * rsw_dp.n_ports * RSW_N_TC);
 	c.used_add = 0;
 	c.has_cnp = 0;
@@ -680,6 +707,7 @@ rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf 
 	}
 
 	/* Pass 1: parse, classify, gather lookup keys. */
+	dscp_tc = t != NULL && t->trust != RSW_TRUST_PCP ? t->dscp_to_tc : NULL;
 	for (i = 0; i < RSW_PREFETCH_OFFSET && i < n; i++)
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
 	for (i = 0; i < n; i++) {
@@ -690,7 +718,18 @@ rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf 
 		if (i + RSW_PREFETCH_OFFSET < n)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + RSW_PREFETCH_OFFSET], void *));
 		rx_bytes += rte_pktmbuf_pkt_len(m);
-		kind = rsw_parse_inline(m, mac, info);
+		kind = rsw_parse_fast(m, mac48, mac, info);
+		if (likely(kind == RSW_PK_IPV4 && !(info->flags & RSW_PF_CNP) && dscp_tc != NULL)) {
+			/* The common case: a routed IPv4 frame classified by its DSCP. */
+			const struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(
+				m, const struct rte_ipv4_hdr *, info->l3_off);
+
+			info->tc = dscp_tc[info->dscp];
+			c.v4[n4] = m;
+			c.v4_idx[n4] = (uint8_t)i;
+			c.v4_ip[n4++] = rsw_ntohl(ip->dst_addr);
+			continue;
+		}
 		if (unlikely(info->flags & RSW_PF_CNP)) {
 			ps->c[RSW_PC_cnp_rx]++;
 			c.has_cnp = 1;
@@ -708,18 +747,18 @@ rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf 
 			const struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(
 				m, const struct rte_ipv4_hdr *, info->l3_off);
 
-			c.v4[c.n_v4] = m;
-			c.v4_idx[c.n_v4] = (uint8_t)i;
-			c.v4_ip[c.n_v4++] = rsw_ntohl(ip->dst_addr);
+			c.v4[n4] = m;
+			c.v4_idx[n4] = (uint8_t)i;
+			c.v4_ip[n4++] = rsw_ntohl(ip->dst_addr);
 			break;
 		}
 		case RSW_PK_IPV6: {
 			const struct rte_ipv6_hdr *ip = rte_pktmbuf_mtod_offset(
 				m, const struct rte_ipv6_hdr *, info->l3_off);
 
-			c.v6[c.n_v6] = m;
-			c.v6_idx[c.n_v6] = (uint8_t)i;
-			memcpy(c.v6_ip[c.n_v6++], ip->dst_addr, 16);
+			c.v6[n6] = m;
+			c.v6_idx[n6] = (uint8_t)i;
+			memcpy(c.v6_ip[n6++], ip->dst_addr, 16);
 			break;
 		}
 		case RSW_PK_ARP:
@@ -751,33 +790,32 @@ rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf 
 
 	/* Pass 2: one bulk lookup per family, then act on each result. */
 	if (unlikely(t == NULL)) {
-		for (i = 0; i < c.n_v4; i++)
+		for (i = 0; i < n4; i++)
 			count_drop(&c, st, in_port, c.v4[i], RSW_PC_no_route);
-		for (i = 0; i < c.n_v6; i++)
+		for (i = 0; i < n6; i++)
 			count_drop(&c, st, in_port, c.v6[i], RSW_PC_no_route);
-		c.n_v4 = c.n_v6 = 0;
+		n4 = n6 = 0;
 	}
 	if (t != NULL && t->lb_hash_batch) {
 		/* Independent CRC chains in one loop overlap; one per packet inside the forwarding
 		 * step waited on each other. */
-		for (i = 0; i < c.n_v4; i++)
+		for (i = 0; i < n4; i++)
 			c.hash[c.v4_idx[i]] = rsw_lb_hash(t, c.v4[i], &c.info[c.v4_idx[i]]);
-		for (i = 0; i < c.n_v6; i++)
+		for (i = 0; i < n6; i++)
 			c.hash[c.v6_idx[i]] = rsw_lb_hash(t, c.v6[i], &c.info[c.v6_idx[i]]);
 	}
-	if (c.n_v4 > 0) {
-		rte_fib_lookup_bulk(t->fib4, c.v4_ip, c.v4_nh, c.n_v4);
-		for (i = 0; i < c.n_v4; i++)
+	if (n4 > 0) {
+		rte_fib_lookup_bulk(t->fib4, c.v4_ip, c.v4_nh, n4);
+		for (i = 0; i < n4; i++)
 			forward_one(&c, st, t, in_port, c.v4[i], c.v4_idx[i], c.v4_nh[i]);
 	}
-	if (c.n_v6 > 0) {
+	if (n6 > 0) {
 #if RTE_VERSION >= RTE_VERSION_NUM(24, 11, 0, 0)
-		rte_fib6_lookup_bulk(t->fib6, (const struct rte_ipv6_addr *)c.v6_ip, c.v6_nh,
-				     c.n_v6);
+		rte_fib6_lookup_bulk(t->fib6, (const struct rte_ipv6_addr *)c.v6_ip, c.v6_nh, n6);
 #else
-		rte_fib6_lookup_bulk(t->fib6, c.v6_ip, c.v6_nh, c.n_v6);
+		rte_fib6_lookup_bulk(t->fib6, c.v6_ip, c.v6_nh, n6);
 #endif
-		for (i = 0; i < c.n_v6; i++)
+		for (i = 0; i < n6; i++)
 			forward_one(&c, st, t, in_port, c.v6[i], c.v6_idx[i], c.v6_nh[i]);
 	}
 

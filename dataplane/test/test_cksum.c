@@ -4,7 +4,8 @@
 /*
  * Unit tests of the checksum code of steps 2 and 6 of the packet path:
  * rsw_cksum (RFC 1071) against a reference written here, on the RFC's own
- * example, odd and empty lengths and a real IPv4 header; rsw_cksum_update16
+ * example, odd and empty lengths and a real IPv4 header; rsw_ipv4_cksum_ok20 against
+ * the same reference; rsw_cksum_update16
  * (RFC 1624 eqn. 3) against a full recomputation; and rsw_rewrite on IPv4,
  * tagged IPv4 and IPv6 frames, compared byte for byte with an edited copy.
  */
@@ -122,6 +123,55 @@ test_cksum_ipv4_header(void **state)
 	assert_int_equal(h[11], 0x61);
 	assert_int_equal(rsw_cksum(h, sizeof(h)), 0);
 	assert_int_equal(ut_ref_cksum(h, sizeof(h)), 0);
+}
+
+/*
+ * rsw_ipv4_cksum_ok20 (the parser's check of a 20-byte header) against the reference sum:
+ * random headers (mostly bad), the same headers with their checksum stored (good), one bit
+ * flipped (bad again), and headers whose words sum to the extremes.
+ */
+static void
+test_cksum_ok20(void **state)
+{
+	uint64_t seed = 0x20;
+	uint8_t h[20];
+	uint16_t ck;
+	int round, bit;
+
+	(void)state;
+	for (round = 0; round < 200000; round++) {
+		size_t i;
+
+		for (i = 0; i < sizeof(h); i++)
+			h[i] = (uint8_t)ut_rand(&seed);
+		h[0] = 0x45;
+		if (round % 7 == 0) /* long runs of 0x00 and 0xff words: carries at every width */
+			for (i = 2; i < sizeof(h); i++)
+				h[i] = (ut_rand(&seed) & 1) ? 0xff : 0x00;
+		if (rsw_ipv4_cksum_ok20(h) != (ref_sum(h, sizeof(h)) == 0xffff))
+			fail_msg("round %d: ok20 %d, reference sum %04x", round,
+				 rsw_ipv4_cksum_ok20(h), ref_sum(h, sizeof(h)));
+		h[10] = h[11] = 0;
+		ck = rsw_cksum(h, sizeof(h));
+		memcpy(&h[10], &ck, 2);
+		if (!rsw_ipv4_cksum_ok20(h))
+			fail_msg("round %d: a header with its checksum stored fails", round);
+		bit = (int)(ut_rand(&seed) % 160);
+		h[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+		if (rsw_ipv4_cksum_ok20(h) != (ref_sum(h, sizeof(h)) == 0xffff))
+			fail_msg("round %d: bit %d flipped: ok20 %d", round, bit,
+				 rsw_ipv4_cksum_ok20(h));
+	}
+	/* Every word 0xffff but the first: the sum is 0x45ff + 9 x 0xffff, folded 0x45ff. */
+	memset(h, 0xff, sizeof(h));
+	h[0] = 0x45;
+	assert_false(rsw_ipv4_cksum_ok20(h));
+	/* 0x45ff + 0xba00 = 0xffff: good, whether the other words are 0x0000 or 0xffff. */
+	memset(h + 2, 0, sizeof(h) - 2);
+	h[2] = 0xba;
+	assert_true(rsw_ipv4_cksum_ok20(h));
+	memset(h + 4, 0xff, sizeof(h) - 4);
+	assert_true(rsw_ipv4_cksum_ok20(h));
 }
 
 static void
@@ -385,6 +435,7 @@ main(void)
 		cmocka_unit_test(test_cksum_rfc1071),
 		cmocka_unit_test(test_cksum_ipv4_header),
 		cmocka_unit_test(test_cksum_random),
+		cmocka_unit_test(test_cksum_ok20),
 		cmocka_unit_test(test_cksum_update_edges),
 		cmocka_unit_test(test_cksum_update_ttl),
 		cmocka_unit_test(test_cksum_update_any_word),
