@@ -181,6 +181,10 @@ struct burst_ctx {
 	uint64_t buf_room; /* shared buffer free at the burst start, headroom reserve excluded */
 	uint8_t fast_tcs;  /* TCs whose admission is a queue limit and the buffer only */
 	uint8_t has_cnp;   /* a CNP was received in the burst */
+	uint8_t lossless;  /* the tables' lossless TCs */
+	uint8_t pg_owner[RSW_N_TC]; /* lossless TC: the slot holding the PG's room, 0xff = none */
+	uint16_t in_port;
+	uint64_t rx_bytes; /* received by the burst: bounds what it can add to the buffer */
 	uint64_t now;      /* TSC at the start of the burst (flowlets) */
 	uint16_t n_punt, n_err, n_freed, n_slots;
 };
@@ -194,9 +198,26 @@ count_drop(struct burst_ctx *c, struct rsw_lcore_stats *st, uint16_t port, struc
 }
 
 /*
- * The burst's slot for queue (out, tc). Its room: what the queue takes before its lossy limit,
- * for a TC whose admission is that limit and the shared buffer only (not lossless, not
- * trimmed, no ECN at enqueue, no watchdog drop); 0 sends every frame through the full check.
+ * The room of the ingress PG of lossless TC tc for the burst: what it takes before XOFF plus
+ * headroom, with XOFF taken at the fullest buffer the burst can leave (the shared gauge now
+ * plus everything it received: a dynamic XOFF only falls as the buffer fills).
+ */
+static inline uint64_t
+pg_room(const struct burst_ctx *c, const struct rsw_qos_params *qp, uint8_t tc)
+{
+	uint64_t used = __atomic_load_n(&rsw_qos.used, __ATOMIC_RELAXED) + c->rx_bytes;
+	uint64_t lim = rsw_pfc_xoff(qp, used) + qp->headroom;
+	uint64_t pg = __atomic_load_n(&rsw_qos.port[c->in_port].pg_bytes[tc], __ATOMIC_RELAXED);
+
+	return lim > pg ? lim - pg : 0;
+}
+
+/*
+ * The burst's slot for queue (out, tc). Its room: bytes admitted with no more than the buffer
+ * check, for a TC whose admission is a limit and the shared buffer only (not trimmed, no ECN
+ * at enqueue, no watchdog drop): the queue's lossy limit, or for a lossless TC the room of its
+ * ingress PG, held by the TC's first slot (the others check in full, and a full check of the
+ * TC takes the room back: the PG is shared). 0 sends every frame through the full check.
  */
 static inline struct out_slot *
 slot_get(struct burst_ctx *c, const struct rsw_qos_params *qp, uint16_t out, uint8_t tc)
@@ -217,8 +238,13 @@ slot_get(struct burst_ctx *c, const struct rsw_qos_params *qp, uint16_t out, uin
 	sl->bytes = 0;
 	sl->room = 0;
 	if ((c->fast_tcs & (1u << tc)) && !qport->storm_drop[tc]) {
-		q = __atomic_load_n(&qport->q_bytes[tc], __ATOMIC_RELAXED);
-		sl->room = qp->queue_limit > q ? qp->queue_limit - q : 0;
+		if (!(c->lossless & (1u << tc))) {
+			q = __atomic_load_n(&qport->q_bytes[tc], __ATOMIC_RELAXED);
+			sl->room = qp->queue_limit > q ? qp->queue_limit - q : 0;
+		} else if (c->pg_owner[tc] == 0xff) {
+			c->pg_owner[tc] = k;
+			sl->room = pg_room(c, qp, tc);
+		}
 	}
 	return sl;
 }
@@ -326,6 +352,9 @@ admit_slow(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_qos
 			__atomic_load_n(&rsw_qos.port[in_port].pg_bytes[tc], __ATOMIC_RELAXED) +
 			burst_pg_bytes(c, tc);
 
+		/* The PG's room is spent or shared with another slot now: full checks only. */
+		if (c->pg_owner[tc] != 0xff)
+			c->slots[c->pg_owner[tc]].room = 0;
 		/* Never tail-dropped; beyond xoff + headroom the headroom is exhausted. */
 		if (unlikely(pg + len > rsw_pfc_xoff(qp, used) + qp->headroom ||
 			     used + len > qp->total)) {
@@ -540,18 +569,25 @@ cut_through(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_qo
 	while (idle != 0) {
 		struct rsw_port_sched *ps;
 		struct rsw_qos_port *qport;
-		uint64_t now = c->now;
+		uint64_t now = c->now, tx_wire;
 		uint8_t paused;
+		bool shaped;
 
 		p = (uint16_t)__builtin_ctz(idle);
 		idle &= idle - 1;
 		ps = &rsw_sched[p];
 		qport = &rsw_qos.port[p];
-		if (qport->speed_bps)
+		shaped = false;
+		if (qport->speed_bps) {
 			rsw_shaper_refill(ps, qport->speed_bps, rsw_dp.ports[p].mtu, now);
+			/* Tokens for every frame of the burst: one subtraction at the end. */
+			shaped = ps->tokens_milli <
+				 (c->used_add + (uint64_t)RSW_BURST * RSW_WIRE_OVERHEAD) * 1000;
+		}
 		paused = rsw_paused_mask(qport, now);
 		n_tx = 0;
 		tx_bytes = 0;
+		tx_wire = 0;
 		for (i = 0; i < c->n_slots; i++) {
 			struct out_slot *sl = &c->slots[i];
 			uint8_t tc = sl->tc, bit = (uint8_t)(1u << tc);
@@ -564,10 +600,12 @@ cut_through(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_qo
 				continue;
 			if ((qp->ecn_enabled & bit) && !qp->ecn_enqueue && sl->bytes > qp->kmin[tc])
 				continue;
-			if (qport->speed_bps) {
+			if (unlikely(shaped)) {
 				if (ps->tokens_milli < wire)
 					continue;
 				ps->tokens_milli -= wire;
+			} else {
+				tx_wire += wire;
 			}
 			st->qos.q[p][tc][RSW_QC_enqueued_packets] += sl->n;
 			st->qos.q[p][tc][RSW_QC_enqueued_bytes] += sl->bytes;
@@ -592,6 +630,8 @@ cut_through(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_qo
 			n_tx = (uint16_t)(n_tx + sl->n);
 			sl->n = 0;
 		}
+		if (qport->speed_bps && !shaped)
+			ps->tokens_milli -= tx_wire;
 		if (n_tx > 0)
 			rsw_port_tx(st, p, txv, n_tx, tx_bytes); /* pending is empty: room for 32 */
 	}
@@ -686,12 +726,15 @@ rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf 
 	c.has_cnp = 0;
 	c.buf_room = 0;
 	c.fast_tcs = 0;
+	c.lossless = 0;
+	c.in_port = in_port;
+	memset(c.pg_owner, 0xff, sizeof(c.pg_owner));
 	if (likely(t != NULL)) {
 		const struct rsw_qos_params *qp = &t->qos;
 		uint64_t used = __atomic_load_n(&rsw_qos.used, __ATOMIC_RELAXED);
 
-		c.fast_tcs = (uint8_t) ~(qp->lossless | qp->trim_tcs |
-					 (qp->ecn_enqueue ? qp->ecn_enabled : 0));
+		c.fast_tcs = (uint8_t) ~(qp->trim_tcs | (qp->ecn_enqueue ? qp->ecn_enabled : 0));
+		c.lossless = qp->lossless;
 		if (qp->total > used + qp->headroom_reserved)
 			c.buf_room = qp->total - used - qp->headroom_reserved;
 	}
@@ -787,6 +830,7 @@ rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf 
 	}
 	ps->c[RSW_PC_rx_packets] += n;
 	ps->c[RSW_PC_rx_bytes] += rx_bytes;
+	c.rx_bytes = rx_bytes;
 
 	/* Pass 2: one bulk lookup per family, then act on each result. */
 	if (unlikely(t == NULL)) {
