@@ -886,6 +886,23 @@ rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf 
 		rte_pktmbuf_free_bulk(c.freed, c.n_freed);
 }
 
+/*
+ * Owner only: whether PFC generation on port p has nothing to do: no XOFF in force and its
+ * lossless ingress PGs empty (XOFF needs bytes in the PG; XON and refresh need an XOFF sent).
+ */
+static inline bool
+pfc_idle(const struct rsw_qos_params *qp, uint16_t p)
+{
+	const struct rsw_qos_port *qport = &rsw_qos.port[p];
+	uint64_t b = rsw_sched[p].xoff_sent;
+	int tc;
+
+	for (tc = 0; tc < RSW_N_TC; tc++)
+		if (qp->lossless & (1u << tc))
+			b |= __atomic_load_n(&qport->pg_bytes[tc], __ATOMIC_RELAXED);
+	return b == 0;
+}
+
 uint16_t
 rsw_tx_drain(struct rsw_lcore_stats *st, uint16_t p)
 {
@@ -894,7 +911,7 @@ rsw_tx_drain(struct rsw_lcore_stats *st, uint16_t p)
 	if (unlikely(t == NULL))
 		return 0;
 	/* Nothing queued and no PFC to generate: no clock read, no scheduler. */
-	if (!t->qos.lossless && rsw_port_idle(p))
+	if (rsw_port_idle(p) && (!t->qos.lossless || pfc_idle(&t->qos, p)))
 		return 0;
 	return rsw_sched_port(st, &t->qos, p, rte_rdtsc());
 }
