@@ -244,36 +244,42 @@ rsw_parse_l4_fast(const uint8_t *l4, uint32_t avail, uint8_t proto, struct rsw_p
 
 /**
  * rsw_parse, with the common case inline: an untagged IPv4 (no options) or IPv6 frame to the
- * port's MAC (mac48 = rsw_mac48(port_mac)) that parses cleanly. Anything else, including every
- * frame to be dropped, goes to rsw_parse. The result is rsw_parse's, field for field (the
- * fuzzer checks).
+ * port's MAC (mac48 = rsw_mac48(port_mac)) that parses cleanly; *l3 is then its IP header.
+ * Anything else, including every frame to be dropped, goes to rsw_parse (and *l3 is NULL).
+ * The result is rsw_parse's, field for field (the fuzzer checks).
  */
 static __rte_always_inline enum rsw_pkt_kind
 rsw_parse_fast(const struct rte_mbuf *m, uint64_t mac48, const struct rte_ether_addr *port_mac,
-	       struct rsw_pkt_info *info)
+	       struct rsw_pkt_info *info, const uint8_t **l3)
 {
+	/* EtherType 0x0800 and version/IHL 0x45, as loaded from the frame's bytes 12-15. */
+	static const uint8_t v4_bytes[4] = {0x08, 0x00, 0x45, 0x00};
+	static const uint8_t v4_mask_bytes[4] = {0xff, 0xff, 0xff, 0x00};
 	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
 	uint32_t len = rte_pktmbuf_data_len(m);
-	uint32_t avail, tot;
+	uint32_t avail, tot, w, v4, v4_mask;
 	uint64_t d8;
 	uint16_t type;
 	uint8_t flags = 0;
 
+	*l3 = NULL;
 	if (unlikely(len < RTE_ETHER_HDR_LEN + sizeof(struct rte_ipv4_hdr)))
 		return rsw_parse(m, port_mac, info);
 	memcpy(&d8, p, 8); /* the destination MAC and two bytes of the source */
-	memcpy(&type, p + 12, 2);
+	memcpy(&w, p + 12, 4);
+	memcpy(&v4, v4_bytes, 4);
+	memcpy(&v4_mask, v4_mask_bytes, 4);
 	if (unlikely(!rsw_mac48_eq(d8, mac48)))
 		return rsw_parse(m, port_mac, info);
 	memset(info, 0, sizeof(*info));
 	info->l3_off = RTE_ETHER_HDR_LEN;
 	avail = len - RTE_ETHER_HDR_LEN;
-	if (likely(type == RTE_BE16(RTE_ETHER_TYPE_IPV4))) {
+	if (likely((w & v4_mask) == v4)) {
 		const struct rte_ipv4_hdr *ip =
 			(const struct rte_ipv4_hdr *)(p + RTE_ETHER_HDR_LEN);
 
 		tot = rsw_ntohs(ip->total_length);
-		if (unlikely(ip->version_ihl != 0x45 || tot < sizeof(*ip) || tot > avail))
+		if (unlikely(tot < sizeof(*ip) || tot > avail))
 			return rsw_parse(m, port_mac, info);
 		if (!(m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_GOOD) &&
 		    unlikely(!rsw_ipv4_cksum_ok20(ip)))
@@ -289,8 +295,10 @@ rsw_parse_fast(const struct rte_mbuf *m, uint64_t mac48, const struct rte_ether_
 						    info, &flags) != 0))
 			return rsw_parse(m, port_mac, info);
 		info->flags = flags;
+		*l3 = (const uint8_t *)ip;
 		return info->kind = RSW_PK_IPV4;
 	}
+	memcpy(&type, p + 12, 2);
 	if (type == RTE_BE16(RTE_ETHER_TYPE_IPV6) && avail >= sizeof(struct rte_ipv6_hdr)) {
 		const struct rte_ipv6_hdr *ip =
 			(const struct rte_ipv6_hdr *)(p + RTE_ETHER_HDR_LEN);
@@ -309,6 +317,7 @@ rsw_parse_fast(const struct rte_mbuf *m, uint64_t mac48, const struct rte_ether_
 					       &flags) != 0))
 			return rsw_parse(m, port_mac, info);
 		info->flags = flags;
+		*l3 = (const uint8_t *)ip;
 		return info->kind = RSW_PK_IPV6;
 	}
 	return rsw_parse(m, port_mac, info);
@@ -319,7 +328,9 @@ static __rte_always_inline enum rsw_pkt_kind
 rsw_parse_inline(const struct rte_mbuf *m, const struct rte_ether_addr *port_mac,
 		 struct rsw_pkt_info *info)
 {
-	return rsw_parse_fast(m, rsw_mac48(port_mac), port_mac, info);
+	const uint8_t *l3;
+
+	return rsw_parse_fast(m, rsw_mac48(port_mac), port_mac, info, &l3);
 }
 
 /** RFC 1071 Internet checksum of a buffer (the returned value is ready to store). */

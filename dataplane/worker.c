@@ -757,17 +757,18 @@ rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf 
 		struct rte_mbuf *m = pkts[i];
 		struct rsw_pkt_info *info = &c.info[i];
 		enum rsw_pkt_kind kind;
+		const uint8_t *l3;
 
 		if (i + RSW_PREFETCH_OFFSET < n)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + RSW_PREFETCH_OFFSET], void *));
 		rx_bytes += rte_pktmbuf_pkt_len(m);
-		kind = rsw_parse_fast(m, mac48, mac, info);
-		if (likely(kind == RSW_PK_IPV4 && !(info->flags & RSW_PF_CNP) && dscp_tc != NULL)) {
-			/* The common case: a routed IPv4 frame classified by its DSCP. */
-			const struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(
-				m, const struct rte_ipv4_hdr *, info->l3_off);
+		kind = rsw_parse_fast(m, mac48, mac, info, &l3);
+		if (likely(kind == RSW_PK_IPV4 && l3 != NULL && !(info->flags & RSW_PF_CNP) &&
+			   dscp_tc != NULL)) {
+			/* The common case: an untagged IPv4 frame classified by its DSCP. */
+			const struct rte_ipv4_hdr *ip = (const struct rte_ipv4_hdr *)l3;
 
-			info->tc = dscp_tc[info->dscp];
+			info->tc = dscp_tc[ip->type_of_service >> 2];
 			c.v4[n4] = m;
 			c.v4_idx[n4] = (uint8_t)i;
 			c.v4_ip[n4++] = rsw_ntohl(ip->dst_addr);
