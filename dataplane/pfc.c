@@ -56,7 +56,7 @@ pause_tc(struct rsw_qos_stats *qs, uint16_t p, uint8_t tc, uint16_t quanta, uint
 {
 	struct rsw_qos_port *qp = &rsw_qos.port[p];
 	uint64_t old = __atomic_load_n(&qp->paused_until[tc], __ATOMIC_RELAXED);
-	uint64_t until, start = old > now ? old : now;
+	uint64_t until, max, start = old > now ? old : now;
 
 	if (quanta == 0) {
 		/* XON: release now; give back the pause time not served. */
@@ -74,6 +74,11 @@ pause_tc(struct rsw_qos_stats *qs, uint16_t p, uint8_t tc, uint16_t quanta, uint
 	else
 		qs->pfc[p][tc][RSW_FC_paused_ns] -=
 			RTE_MIN(start - until, qs->pfc[p][tc][RSW_FC_paused_ns]);
+	/* The bound first: the owner never sees a pause beyond it. */
+	max = __atomic_load_n(&qp->paused_max, __ATOMIC_RELAXED);
+	while (max < until && !__atomic_compare_exchange_n(&qp->paused_max, &max, until, true,
+							   __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
 	__atomic_store_n(&qp->paused_until[tc], until, __ATOMIC_RELAXED);
 	__atomic_store_n(&qp->last_pause[tc], now, __ATOMIC_RELAXED);
 	qs->pfc[p][tc][RSW_FC_rx_xoff]++;

@@ -13,7 +13,8 @@
  *   add once per (queue or PG) per burst, the egress owner subtracts once per
  *   (queue or PG) per drain, both with relaxed atomics.
  * - paused_until / last_pause are written by the worker that receives PFC on
- *   the port and read by the port's owner (64-bit relaxed atomics).
+ *   the port and read by the port's owner (64-bit relaxed atomics); paused_max
+ *   only grows (compare-and-swap), so it bounds paused_until[] from above.
  * - storm flags are written by the control thread (watchdog), read by workers.
  * - struct rsw_port_sched is the owner's alone.
  */
@@ -140,6 +141,7 @@ struct __rte_cache_aligned rsw_qos_port {
 	struct rte_ring *ring[RSW_N_TC]; /* MP/SC egress queue per TC */
 	uint64_t speed_bps;              /* shaper and pause timing; 0 = unshaped */
 	uint64_t ctl_frames;             /* frames queued by the control thread (not in q_bytes) */
+	uint64_t paused_max;             /* at least every paused_until[] (raised with each XOFF) */
 };
 
 struct rsw_qos_main {
@@ -218,6 +220,8 @@ rsw_paused_mask(const struct rsw_qos_port *qport, uint64_t now)
 	uint8_t mask = 0;
 	int tc;
 
+	if (likely(__atomic_load_n(&qport->paused_max, __ATOMIC_RELAXED) <= now))
+		return 0; /* no pause runs past now: nothing to look at */
 	for (tc = 0; tc < RSW_N_TC; tc++)
 		if (__atomic_load_n(&qport->paused_until[tc], __ATOMIC_RELAXED) > now &&
 		    !qport->storm_ignore[tc])
@@ -227,22 +231,22 @@ rsw_paused_mask(const struct rsw_qos_port *qport, uint64_t now)
 
 /**
  * Owner only: whether port p has nothing queued: no bytes in its eight queues, no frame of
- * the control thread, nothing staged by its scheduler, nothing the PMD refused. One line of
- * gauges and the owner's own state: no ring is touched.
+ * the control thread, nothing the PMD refused. One line of gauges and the owner's own state:
+ * no ring is touched. Frames the scheduler staged are still in the gauges (a frame's bytes,
+ * or its control-thread count, are released when it leaves the staging array), so they need
+ * no check of their own.
  */
 static inline bool
 rsw_port_idle(uint16_t p)
 {
-	const struct rsw_port_sched *ps = &rsw_sched[p];
 	const struct rsw_qos_port *qport = &rsw_qos.port[p];
 	uint64_t q = __atomic_load_n(&qport->ctl_frames, __ATOMIC_RELAXED);
 	int tc;
 
-	if (ps->n_pending)
+	if (rsw_sched[p].n_pending)
 		return false;
 	for (tc = 0; tc < RSW_N_TC; tc++)
-		q |= __atomic_load_n(&qport->q_bytes[tc], __ATOMIC_RELAXED) |
-		     (uint64_t)(ps->head_n[tc] - ps->head_i[tc]);
+		q |= __atomic_load_n(&qport->q_bytes[tc], __ATOMIC_RELAXED);
 	return q == 0;
 }
 

@@ -393,9 +393,11 @@ drain_all(void)
 	uint16_t p;
 	int tc;
 
-	for (p = 0; p < N_PORTS; p++)
+	for (p = 0; p < N_PORTS; p++) {
 		for (tc = 0; tc < RSW_N_TC; tc++)
 			rsw_qos.port[p].paused_until[tc] = 0;
+		rsw_qos.port[p].paused_max = 0;
+	}
 	for (round = 0;; round++) {
 		if (round == 10000)
 			die("the scheduler never went idle");

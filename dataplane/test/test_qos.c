@@ -191,6 +191,16 @@ expect_gauges_consistent(void)
 	assert_int_equal(pg, used);
 }
 
+/* A received pause on (p, tc) until the TSC `until`, as rsw_pfc_rx leaves it: the TC's time
+ * and the port's bound (paused_max only grows). */
+static void
+set_paused(uint16_t p, int tc, uint64_t until)
+{
+	rsw_qos.port[p].paused_until[tc] = until;
+	if (until > rsw_qos.port[p].paused_max)
+		rsw_qos.port[p].paused_max = until;
+}
+
 /* Nothing buffered, queued, staged or pending anywhere; the pool is where it started. */
 static void
 expect_idle(void)
@@ -227,6 +237,7 @@ sched_reset(void)
 
 		for (tc = 0; tc < RSW_N_TC; tc++) {
 			qp->paused_until[tc] = 0;
+			qp->paused_max = 0;
 			qp->last_pause[tc] = 0;
 			qp->storm_drop[tc] = 0;
 			qp->storm_ignore[tc] = 0;
@@ -577,6 +588,11 @@ test_pfc_rx_xoff_xon(void **state)
 	for (tc = 0; tc < RSW_N_TC; tc++)
 		if (tc != 3)
 			assert_int_equal(rsw_qos.port[1].paused_until[tc], 0);
+	/* What the owner sees: TC 3 paused until then, nothing after. */
+	assert_int_equal(rsw_paused_mask(&rsw_qos.port[1], T0), 0x08);
+	assert_int_equal(rsw_paused_mask(&rsw_qos.port[1], T0 + 3355391), 0x08);
+	assert_int_equal(rsw_paused_mask(&rsw_qos.port[1], T0 + 3355392), 0);
+	assert_int_equal(rsw_paused_mask(&rsw_qos.port[0], T0), 0);
 	/* Other ports are untouched. */
 	expect_no_pause(0);
 	expect_no_pause(2);
@@ -594,6 +610,8 @@ test_pfc_rx_xoff_xon(void **state)
 	assert_int_equal(rsw_qos.port[1].paused_until[3], 0);
 	assert_int_equal(qs.pfc[1][3][RSW_FC_rx_xon], 1);
 	assert_int_equal(qs.pfc[1][3][RSW_FC_paused_ns], 2000);
+	/* Released although the port's bound still lies ahead. */
+	assert_int_equal(rsw_paused_mask(&rsw_qos.port[1], T0 + 2000), 0);
 
 	/* Only enabled classes take their time: priority 4 enabled with 10 quanta, priority 3's
 	 * time field set but its bit clear. */
@@ -603,6 +621,7 @@ test_pfc_rx_xoff_xon(void **state)
 	assert_int_equal(rsw_pfc_rx(&qs, &pfc_qp, 1, pdu, 46, T0 + 3000), 0);
 	assert_int_equal(rsw_qos.port[1].paused_until[3], 0);
 	assert_int_equal(rsw_qos.port[1].paused_until[4], T0 + 3000 + 512);
+	assert_int_equal(rsw_paused_mask(&rsw_qos.port[1], T0 + 3000), 0x10);
 	assert_int_equal(qs.pfc[1][4][RSW_FC_rx_xoff], 1);
 	assert_int_equal(qs.pfc[1][3][RSW_FC_rx_xoff], 2);
 
@@ -965,7 +984,7 @@ test_sched_paused(void **state)
 	qp.n_strict = 1;
 	qp.strict[0] = 3; /* even a strict class waits */
 	qp.is_strict = 0x08;
-	rsw_qos.port[1].paused_until[3] = T0 + 1000;
+	set_paused(1, 3, T0 + 1000);
 	for (i = 0; i < 5; i++) {
 		q_put(1, 3, 0, 200, 0, i);
 		q_put(1, 0, 0, 200, 0, i);
@@ -993,7 +1012,7 @@ test_sched_paused(void **state)
 	rte_pktmbuf_free_bulk(out, n);
 
 	/* The watchdog's forward action: a paused TC flows anyway. */
-	rsw_qos.port[1].paused_until[3] = T0 + TSC_HZ;
+	set_paused(1, 3, T0 + TSC_HZ);
 	rsw_qos.port[1].storm_ignore[3] = 1;
 	q_put(1, 3, 0, 200, 0, 7);
 	assert_int_equal(rsw_sched_port(st, &qp, 1, T0 + 2000), 1);
@@ -1256,7 +1275,7 @@ test_sched_storm_flush(void **state)
 	sched_reset();
 	qp_init(&qp);
 	qp.lossless = 0x08;
-	rsw_qos.port[1].paused_until[3] = T0 + TSC_HZ;
+	set_paused(1, 3, T0 + TSC_HZ);
 	for (i = 0; i < 50; i++)
 		q_put(1, 3, i % 2 ? 0 : 2, 500, 0, i);
 	for (i = 0; i < 5; i++)
@@ -1500,7 +1519,7 @@ test_cut_through(void **state)
 	expect_idle();
 
 	/* TC 0 paused by PFC: queued; TC 2 behind that backlog queues too. */
-	rsw_qos.port[1].paused_until[0] = UINT64_MAX;
+	set_paused(1, 0, UINT64_MAX);
 	burst_to_p1(0, 3, 100, 10);
 	assert_int_equal(rte_ring_count(txr[1]), 0);
 	assert_int_equal(rsw_qos.port[1].q_bytes[0], 300);
@@ -1509,7 +1528,7 @@ test_cut_through(void **state)
 	assert_int_equal(rsw_qos.port[1].q_bytes[2], 200);
 	sched_drain(&qp, 1, T0);
 	expect_sent(2, 2, 20);
-	rsw_qos.port[1].paused_until[0] = 0;
+	set_paused(1, 0, 0);
 	sched_drain(&qp, 1, T0);
 	expect_sent(3, 0, 10);
 	expect_idle();
