@@ -774,6 +774,17 @@ rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf 
 			c.v4_ip[n4++] = rsw_ntohl(ip->dst_addr);
 			continue;
 		}
+		if (likely(kind == RSW_PK_IPV6 && l3 != NULL && !(info->flags & RSW_PF_CNP) &&
+			   dscp_tc != NULL)) {
+			/* The same for IPv6. */
+			const struct rte_ipv6_hdr *ip = (const struct rte_ipv6_hdr *)l3;
+
+			info->tc = dscp_tc[info->dscp];
+			c.v6[n6] = m;
+			c.v6_idx[n6] = (uint8_t)i;
+			memcpy(c.v6_ip[n6++], ip->dst_addr, 16);
+			continue;
+		}
 		if (unlikely(info->flags & RSW_PF_CNP)) {
 			ps->c[RSW_PC_cnp_rx]++;
 			c.has_cnp = 1;
