@@ -8,7 +8,8 @@
 #   3. devtools/lint.sh;
 #   4. the libFuzzer targets, 30 s each (fuzz/run.sh 30: clang, ASan+UBSan, `build-fuzz`);
 #   5. the packet tests (pytest + Scapy, root) against `build`;
-#   6. the benchmark harness in smoke mode (perf/run.sh --smoke).
+#   6. the benchmark harness in smoke mode (perf/run.sh --smoke), and its instruction
+#      counter (perf/run.sh --callgrind) on one scenario.
 # Every step runs even if an earlier one failed (unless its build failed);
 # a summary is printed at the end and the exit status is non-zero if any
 # step failed. Must run as root.
@@ -104,6 +105,9 @@ if [ $built -eq 1 ]; then
 	step "packet tests" pkt
 	# The benchmark harness in smoke mode: packets flowed and the table printed (no timing).
 	step "perf smoke" env RAILSW_BUILD=build perf/run.sh --smoke --no-build --build-dir build
+	# Its instruction counter: railsw under callgrind forwarded and was counted (~30 s).
+	step "perf callgrind smoke" perf/run.sh --callgrind 3 --sizes 64 --scenarios ipv4-lpm-1k \
+		--no-build --build-dir build
 else
 	results+=("FAIL  packet tests (not run: the build failed)")
 	failed=$((failed + 1))

@@ -438,12 +438,12 @@ class Proc:
         except OSError:
             return ""
 
-    def stop(self):
+    def stop(self, timeout=15):
         self.tel.close()
         if self.p.poll() is None:
             self.p.send_signal(signal.SIGINT)
             try:
-                self.p.wait(timeout=15)
+                self.p.wait(timeout=timeout)
             except subprocess.TimeoutExpired:
                 self.p.kill()
                 self.p.wait(timeout=10)
@@ -609,6 +609,41 @@ class Bench:
             self.rsw_macs = e.macs
             return self.railsw_run(scen, size, workers)
 
+    # ---- callgrind: instructions per packet (no cycles PMU in these VMs)
+    def callgrind(self, scen, size, seconds):
+        """railsw under valgrind --tool=callgrind (collecting in the worker loop only), without
+        hugepages, for `seconds` after its first packet; instructions per packet by part."""
+        path, sock = self.railsw_config(scen, size, 1)
+        pre = self.prefix("railsw-cg")
+        out = os.path.join(self.scratch, pre + ".callgrind")
+        # --fair-sched: valgrind runs one thread at a time, and without it the polling worker
+        # leaves the control thread (railctl's answers) almost no turns
+        argv = ["valgrind", "--tool=callgrind", "--fair-sched=yes",
+                "--callgrind-out-file=" + out, "--toggle-collect=rsw_worker_main",
+                self.railsw, "-l", "0,1", "--file-prefix", pre, "--no-huge", "-m", "1024",
+                "--", "-c", path]
+        proc = Proc("railsw (callgrind)", argv, pre, self.scratch)
+        try:
+            deadline = time.monotonic() + 300
+            while True:
+                try:
+                    if sum(p["rx_packets"] for p in self.ctl(sock, "show", "ports")["ports"]):
+                        break
+                except RuntimeError:
+                    pass
+                if not proc.alive():
+                    raise RuntimeError("railsw under valgrind exited:\n" + proc.tail())
+                if time.monotonic() > deadline:
+                    raise RuntimeError("railsw under valgrind forwarded nothing in 300 s")
+                time.sleep(0.5)
+            time.sleep(seconds)
+            packets = sum(p["rx_packets"] for p in self.ctl(sock, "show", "ports")["ports"])
+        finally:
+            proc.stop(timeout=120)  # valgrind writes its output at exit
+        if not os.path.exists(out):
+            raise RuntimeError("no callgrind output:\n" + proc.tail())
+        return callgrind_summary(callgrind_costs(out), packets)
+
     # ---- OVS-DPDK: one PMD thread, in_port=1 -> output:2 and back
     def ovs(self, size, workers):
         """A private ovsdb-server and ovs-vswitchd in the scratch folder (never the system's)."""
@@ -747,6 +782,63 @@ class Bench:
             proc.stop()
 
 
+# --------------------------------------------------------------------------- callgrind
+
+def callgrind_costs(path):
+    """Self cost (Ir) per (object, function) in a callgrind output file (one event, line
+    positions): the cost lines of each fn= block, less the inclusive cost lines that follow
+    calls=. Names may be compressed: "(id) name" defines, "(id)" refers."""
+    names = {"ob": {}, "fn": {}}
+    ob = fn = None
+    skip = False
+    cost = {}
+    with open(path) as f:
+        for line in f:
+            if line.startswith(("ob=", "fn=", "cob=", "cfn=")):
+                key, _, val = line.rstrip("\n").partition("=")
+                m = re.match(r"\((\d+)\)(?: (.*))?$", val)
+                if m:
+                    if m.group(2) is not None:
+                        names[key[-2:]][m.group(1)] = m.group(2)
+                    val = names[key[-2:]].get(m.group(1), val)
+                if key == "ob":
+                    ob = val
+                elif key == "fn":
+                    fn = val
+            elif line.startswith("calls="):
+                skip = True
+            elif line[:1] in "+-*0123456789":
+                if skip:
+                    skip = False
+                    continue
+                parts = line.split()
+                if len(parts) >= 2:
+                    cost[(ob, fn)] = cost.get((ob, fn), 0) + int(parts[1])
+    return cost
+
+
+def callgrind_summary(cost, packets):
+    """Instructions per packet: by part (railsw, pcap PMD, FIB, the rest) and railsw's
+    functions, largest first."""
+    parts = {"railsw": 0, "pcap PMD": 0, "FIB": 0, "other": 0}
+    funcs = {}
+    for (ob, fn), ir in cost.items():
+        base = os.path.basename(ob or "")
+        if base == "railsw":
+            parts["railsw"] += ir
+            funcs[fn] = funcs.get(fn, 0) + ir
+        elif "net_pcap" in base:
+            parts["pcap PMD"] += ir
+        elif "rte_fib" in base:
+            parts["FIB"] += ir
+        else:
+            parts["other"] += ir
+    per = lambda ir: round(ir / packets, 1)
+    top = sorted(funcs.items(), key=lambda kv: -kv[1])
+    return dict(packets=packets, ir_per_packet={k: per(v) for k, v in parts.items()},
+                railsw_functions=[(f, per(v)) for f, v in top if v >= packets / 10])
+
+
 # --------------------------------------------------------------------------- OVS-DPDK
 
 OVS_DPDK_EXE = "/usr/lib/openvswitch-switch-dpdk/ovs-vswitchd-dpdk"  # Debian's DPDK build
@@ -858,6 +950,11 @@ def main():
                     "(the table goes to stderr)")
     ap.add_argument("--out", help="JSON file (default perf/results/<timestamp>.json; '-' = none)")
     ap.add_argument("--keep", action="store_true", help="keep the scratch folder")
+    ap.add_argument("--callgrind", type=float, metavar="SECONDS",
+                    help="instead of timing: run railsw under valgrind --tool=callgrind for "
+                         "SECONDS of traffic per scenario and size, and print its instructions "
+                         "per packet (railsw, the pcap PMD, the FIB, the rest) and its largest "
+                         "functions")
     a = ap.parse_args()
     if a.smoke:
         a.scenarios, a.sizes, a.workers, a.runs = "ipv4-lpm-1k", "64", "1", 1
@@ -878,6 +975,8 @@ def main():
         (workers if w + 1 <= ncpu else skipped_w).append(w)
     tout = sys.stderr if a.json else sys.stdout
     t_start = time.monotonic()
+    if a.callgrind:
+        return callgrind_main(a, scen, sizes, tout)
 
     ovs = ovs_status() if "ovs" in peers else "not requested"
     exe = build_railsw(a.build_dir, not a.no_build)
@@ -1020,6 +1119,50 @@ def main():
                rr[0].get("tx_mpps", 0) if rr else 0, time.monotonic() - t_start), file=tout)
         return 0 if ok else 1
     return 0
+
+
+def callgrind_main(a, scen, sizes, tout):
+    """--callgrind: instruction counts per packet, one table row per scenario and size."""
+    if shutil.which("valgrind") is None:
+        sys.exit("perf: --callgrind needs valgrind (apt-get install valgrind)")
+    exe = build_railsw(a.build_dir, not a.no_build)
+    scratch = tempfile.mkdtemp(prefix="railsw-perf-")
+    rows = []
+    try:
+        b = Bench(a, scratch, Memory(scratch, False, 0), exe[:2])
+        for s in scen:
+            for size in sizes:
+                log("perf: callgrind %s %d B (%.0f s of traffic)" % (s, size, a.callgrind))
+                try:
+                    rows.append(dict(scenario=s, size=size, **b.callgrind(s, size, a.callgrind)))
+                except (RuntimeError, OSError, subprocess.SubprocessError, KeyError) as e:
+                    rows.append(dict(scenario=s, size=size, error=str(e)))
+    finally:
+        if not a.keep:
+            shutil.rmtree(scratch, ignore_errors=True)
+    print("railsw perf  %s  callgrind: instructions per packet (valgrind, --no-huge, one worker; "
+          "railsw build %s, %s)" % (datetime.datetime.now().isoformat(timespec="seconds"),
+                                   a.build_dir, exe[2]), file=tout)
+    hdr = ("scenario", "size", "packets", "railsw", "pcap PMD", "FIB", "other")
+    print("%-12s %5s %11s %7s %8s %5s %6s" % hdr, file=tout)
+    for r in rows:
+        if "error" in r:
+            print("%-12s %5d  error: %s" % (r["scenario"], r["size"], r["error"].splitlines()[0]),
+                  file=tout)
+            continue
+        ipp = r["ir_per_packet"]
+        print("%-12s %5d %11d %7.1f %8.1f %5.1f %6.1f" %
+              (r["scenario"], r["size"], r["packets"], ipp["railsw"], ipp["pcap PMD"],
+               ipp["FIB"], ipp["other"]), file=tout)
+        print("  railsw functions: " + ", ".join("%s %.1f" % fv for fv in r["railsw_functions"]),
+              file=tout)
+    print("other = libc, the dynamic linker's TLS lookups of the PMD's per-lcore variables, EAL; "
+          "the rate under valgrind means nothing, the counts do", file=tout)
+    if a.json:
+        print(json.dumps(rows, indent=1))
+    # A row without packets, or without railsw's own instructions, measured nothing.
+    bad = [r for r in rows if "error" in r or not r["packets"] or not r["ir_per_packet"]["railsw"]]
+    return 1 if bad else 0
 
 
 if __name__ == "__main__":
