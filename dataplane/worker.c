@@ -174,8 +174,9 @@ struct burst_ctx {
 		uint8_t n;
 		uint32_t bytes;
 		uint64_t room; /* bytes admitted without a check: below every threshold */
-		struct rte_mbuf *m[RSW_BURST];
+		/* The indices first: a slot of up to 10 frames touches two cache lines. */
 		uint8_t info[RSW_BURST]; /* index of each frame's rsw_pkt_info in the burst */
+		struct rte_mbuf *m[RSW_BURST];
 	} slots[RSW_BURST];
 	uint64_t used_add; /* bytes admitted by the burst */
 	uint64_t buf_room; /* shared buffer free at the burst start, headroom reserve excluded */
