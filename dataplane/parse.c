@@ -68,7 +68,7 @@ parse_ipv4(const uint8_t *p, uint32_t avail, const struct rte_mbuf *m, struct rs
 		/* Fragments are routed and hashed on addresses only. */
 		return RSW_PK_IPV4;
 	}
-	if (unlikely(rsw_parse_l4(p + ihl, tot - ihl, info) != 0))
+	if (unlikely(rsw_parse_l4(p + ihl, tot - ihl, info->proto, info, &info->flags) != 0))
 		return drop(info, RSW_PC_parse_errors);
 	return RSW_PK_IPV4;
 }
@@ -94,7 +94,7 @@ parse_ipv6(const uint8_t *p, uint32_t avail, struct rsw_pkt_info *info)
 	info->proto = ip->proto;
 	info->ttl = ip->hop_limits;
 	/* No extension-header chasing: an extension header first hashes on addresses + flow. */
-	if (unlikely(rsw_parse_l4(p + sizeof(*ip), plen, info) != 0))
+	if (unlikely(rsw_parse_l4(p + sizeof(*ip), plen, info->proto, info, &info->flags) != 0))
 		return drop(info, RSW_PC_parse_errors);
 	return RSW_PK_IPV6;
 }

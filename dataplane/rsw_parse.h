@@ -85,45 +85,6 @@ struct rsw_pkt_info {
 	uint32_t pad2;  /* 32 bytes: the burst's array is indexed with a shift, not a multiply */
 };
 
-/** UDP after an IP header (avail bytes from p): ports, RoCEv2 BTH, UET entropy. @return 0, -1 */
-static inline int
-rsw_parse_udp(const uint8_t *p, uint32_t avail, struct rsw_pkt_info *info)
-{
-	const struct rte_udp_hdr *udp = (const struct rte_udp_hdr *)p;
-
-	if (avail < sizeof(*udp))
-		return -1;
-	info->sport = rsw_ntohs(udp->src_port);
-	info->dport = rsw_ntohs(udp->dst_port);
-	info->flags |= RSW_PF_L4;
-	if (rsw_ntohs(udp->dgram_len) < sizeof(*udp))
-		return -1;
-	if (info->dport == RSW_UDP_PORT_ROCEV2) {
-		const uint8_t *bth = p + sizeof(*udp);
-
-		if (avail < sizeof(*udp) + RSW_BTH_LEN)
-			return -1;
-		info->qp = (uint32_t)bth[5] << 16 | (uint32_t)bth[6] << 8 | bth[7];
-		info->flags |= RSW_PF_BTH;
-		if (bth[0] == RSW_BTH_OPCODE_CNP)
-			info->flags |= RSW_PF_CNP;
-	} else if (info->dport == RSW_UDP_PORT_UET) {
-		info->flags |= RSW_PF_UET;
-	}
-	return 0;
-}
-
-/** TCP and other L4 protocols with 16-bit ports first: only the ports. */
-static inline void
-rsw_parse_ports(const uint8_t *p, uint32_t avail, struct rsw_pkt_info *info)
-{
-	if (avail < 4)
-		return;
-	info->sport = (uint16_t)(p[0] << 8 | p[1]);
-	info->dport = (uint16_t)(p[2] << 8 | p[3]);
-	info->flags |= RSW_PF_L4;
-}
-
 /**
  * Whether a 20-byte IPv4 header (no options) sums to 0xffff in one's complement: the 16-bit
  * words' sum is a non-zero multiple of 0xffff (2^16 = 1 mod 0xffff, so wider words and their
@@ -148,17 +109,6 @@ rsw_ipv4_cksum_ok20(const void *ip)
 	c += __builtin_add_overflow(s, (uint64_t)w4, &s);
 	s = (s & 0xffffffff) + (s >> 32) + c;
 	return s % 0xffff == 0;
-}
-
-/* The L4 step of the IP parsers; a fragment (IPv4) has none. */
-static inline int
-rsw_parse_l4(const uint8_t *l4, uint32_t avail, struct rsw_pkt_info *info)
-{
-	if (info->proto == IPPROTO_UDP)
-		return rsw_parse_udp(l4, avail, info);
-	if (info->proto == IPPROTO_TCP || info->proto == IPPROTO_SCTP)
-		rsw_parse_ports(l4, avail, info);
-	return 0;
 }
 
 /**
@@ -198,12 +148,14 @@ rsw_mac48_eq(uint64_t frame8, uint64_t mac48)
 }
 
 /*
- * rsw_parse_l4 for the inline fast path: the same result, with the flags returned in *flags
- * (a register once inlined) instead of read back and rewritten in info.
+ * The L4 step of the IP parsers (a fragment, IPv4, has none) for protocol proto: UDP ports,
+ * RoCEv2 BTH (dest QP, CNP opcode) on dport 4791, UET (entropy in sport) on 4793; TCP and SCTP
+ * ports. Flags go to *flags (|=): info->flags for rsw_parse, a register once inlined in the
+ * fast path. @return 0, or -1 for a UDP header or BTH cut short.
  */
 static __rte_always_inline int
-rsw_parse_l4_fast(const uint8_t *l4, uint32_t avail, uint8_t proto, struct rsw_pkt_info *info,
-		  uint8_t *flags)
+rsw_parse_l4(const uint8_t *l4, uint32_t avail, uint8_t proto, struct rsw_pkt_info *info,
+	     uint8_t *flags)
 {
 	if (likely(proto == IPPROTO_UDP)) {
 		const struct rte_udp_hdr *udp = (const struct rte_udp_hdr *)l4;
@@ -215,6 +167,7 @@ rsw_parse_l4_fast(const uint8_t *l4, uint32_t avail, uint8_t proto, struct rsw_p
 		dport = rsw_ntohs(udp->dst_port);
 		info->sport = rsw_ntohs(udp->src_port);
 		info->dport = dport;
+		*flags |= RSW_PF_L4;
 		if (unlikely(rsw_ntohs(udp->dgram_len) < sizeof(*udp)))
 			return -1;
 		if (dport == RSW_UDP_PORT_ROCEV2) {
@@ -224,20 +177,17 @@ rsw_parse_l4_fast(const uint8_t *l4, uint32_t avail, uint8_t proto, struct rsw_p
 				return -1;
 			memcpy(&w, bth + 4, 4); /* reserved byte, then the 24-bit dest QP */
 			info->qp = rsw_ntohl(w) & 0xffffff;
-			*flags = (uint8_t)(RSW_PF_L4 | RSW_PF_BTH |
-					   (bth[0] == RSW_BTH_OPCODE_CNP ? RSW_PF_CNP : 0));
-		} else {
-			*flags =
-				(uint8_t)(RSW_PF_L4 | (dport == RSW_UDP_PORT_UET ? RSW_PF_UET : 0));
+			*flags |= (uint8_t)(RSW_PF_BTH |
+					    (bth[0] == RSW_BTH_OPCODE_CNP ? RSW_PF_CNP : 0));
+		} else if (dport == RSW_UDP_PORT_UET) {
+			*flags |= RSW_PF_UET;
 		}
 		return 0;
 	}
-	if (proto == IPPROTO_TCP || proto == IPPROTO_SCTP) {
-		if (avail >= 4) {
-			info->sport = (uint16_t)(l4[0] << 8 | l4[1]);
-			info->dport = (uint16_t)(l4[2] << 8 | l4[3]);
-			*flags = RSW_PF_L4;
-		}
+	if ((proto == IPPROTO_TCP || proto == IPPROTO_SCTP) && avail >= 4) {
+		info->sport = (uint16_t)(l4[0] << 8 | l4[1]);
+		info->dport = (uint16_t)(l4[2] << 8 | l4[3]);
+		*flags |= RSW_PF_L4;
 	}
 	return 0;
 }
@@ -290,9 +240,9 @@ rsw_parse_fast(const struct rte_mbuf *m, uint64_t mac48, const struct rte_ether_
 		info->ttl = ip->time_to_live;
 		if (ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_MF_FLAG | RTE_IPV4_HDR_OFFSET_MASK))
 			flags = RSW_PF_FRAG;
-		else if (unlikely(rsw_parse_l4_fast((const uint8_t *)ip + sizeof(*ip),
-						    tot - (uint32_t)sizeof(*ip), ip->next_proto_id,
-						    info, &flags) != 0))
+		else if (unlikely(rsw_parse_l4((const uint8_t *)ip + sizeof(*ip),
+					       tot - (uint32_t)sizeof(*ip), ip->next_proto_id, info,
+					       &flags) != 0))
 			return rsw_parse(m, port_mac, info);
 		info->flags = flags;
 		*l3 = (const uint8_t *)ip;
@@ -312,9 +262,9 @@ rsw_parse_fast(const struct rte_mbuf *m, uint64_t mac48, const struct rte_ether_
 		info->flow = vtc & 0xfffff;
 		info->proto = ip->proto;
 		info->ttl = ip->hop_limits;
-		if (unlikely(rsw_parse_l4_fast((const uint8_t *)ip + sizeof(*ip),
-					       tot - (uint32_t)sizeof(*ip), ip->proto, info,
-					       &flags) != 0))
+		if (unlikely(rsw_parse_l4((const uint8_t *)ip + sizeof(*ip),
+					  tot - (uint32_t)sizeof(*ip), ip->proto, info,
+					  &flags) != 0))
 			return rsw_parse(m, port_mac, info);
 		info->flags = flags;
 		*l3 = (const uint8_t *)ip;
