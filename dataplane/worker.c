@@ -182,13 +182,30 @@ struct burst_ctx {
 	uint64_t buf_room; /* shared buffer free at the burst start, headroom reserve excluded */
 	uint8_t fast_tcs;  /* TCs whose admission is a queue limit and the buffer only */
 	uint8_t has_cnp;   /* a CNP was received in the burst */
-	uint8_t lossless;  /* the tables' lossless TCs */
 	uint8_t pg_owner[RSW_N_TC]; /* lossless TC: the slot holding the PG's room, 0xff = none */
-	uint16_t in_port;
 	uint64_t rx_bytes; /* received by the burst: bounds what it can add to the buffer */
 	uint64_t now;      /* TSC at the start of the burst (flowlets) */
 	uint16_t n_punt, n_err, n_freed, n_slots;
 };
+
+/* Routed frame k of its family: the frame m (burst index idx) and its lookup key. */
+static __rte_always_inline void
+lookup_key4(struct burst_ctx *c, uint16_t k, struct rte_mbuf *m, uint8_t idx,
+	    const struct rte_ipv4_hdr *ip)
+{
+	c->v4[k] = m;
+	c->v4_idx[k] = idx;
+	c->v4_ip[k] = rsw_ntohl(ip->dst_addr);
+}
+
+static __rte_always_inline void
+lookup_key6(struct burst_ctx *c, uint16_t k, struct rte_mbuf *m, uint8_t idx,
+	    const struct rte_ipv6_hdr *ip)
+{
+	c->v6[k] = m;
+	c->v6_idx[k] = idx;
+	memcpy(c->v6_ip[k], ip->dst_addr, 16);
+}
 
 static inline void
 count_drop(struct burst_ctx *c, struct rsw_lcore_stats *st, uint16_t port, struct rte_mbuf *m,
@@ -204,11 +221,11 @@ count_drop(struct burst_ctx *c, struct rsw_lcore_stats *st, uint16_t port, struc
  * plus everything it received: a dynamic XOFF only falls as the buffer fills).
  */
 static inline uint64_t
-pg_room(const struct burst_ctx *c, const struct rsw_qos_params *qp, uint8_t tc)
+pg_room(const struct burst_ctx *c, const struct rsw_qos_params *qp, uint16_t in_port, uint8_t tc)
 {
 	uint64_t used = __atomic_load_n(&rsw_qos.used, __ATOMIC_RELAXED) + c->rx_bytes;
 	uint64_t lim = rsw_pfc_xoff(qp, used) + qp->headroom;
-	uint64_t pg = __atomic_load_n(&rsw_qos.port[c->in_port].pg_bytes[tc], __ATOMIC_RELAXED);
+	uint64_t pg = __atomic_load_n(&rsw_qos.port[in_port].pg_bytes[tc], __ATOMIC_RELAXED);
 
 	return lim > pg ? lim - pg : 0;
 }
@@ -221,7 +238,8 @@ pg_room(const struct burst_ctx *c, const struct rsw_qos_params *qp, uint8_t tc)
  * TC takes the room back: the PG is shared). 0 sends every frame through the full check.
  */
 static inline struct out_slot *
-slot_get(struct burst_ctx *c, const struct rsw_qos_params *qp, uint16_t out, uint8_t tc)
+slot_get(struct burst_ctx *c, const struct rsw_qos_params *qp, uint16_t in_port, uint16_t out,
+	 uint8_t tc)
 {
 	const struct rsw_qos_port *qport = &rsw_qos.port[out];
 	uint64_t q;
@@ -239,12 +257,12 @@ slot_get(struct burst_ctx *c, const struct rsw_qos_params *qp, uint16_t out, uin
 	sl->bytes = 0;
 	sl->room = 0;
 	if ((c->fast_tcs & (1u << tc)) && !qport->storm_drop[tc]) {
-		if (!(c->lossless & (1u << tc))) {
+		if (!(qp->lossless & (1u << tc))) {
 			q = __atomic_load_n(&qport->q_bytes[tc], __ATOMIC_RELAXED);
 			sl->room = qp->queue_limit > q ? qp->queue_limit - q : 0;
 		} else if (c->pg_owner[tc] == 0xff) {
 			c->pg_owner[tc] = k;
-			sl->room = pg_room(c, qp, tc);
+			sl->room = pg_room(c, qp, in_port, tc);
 		}
 	}
 	return sl;
@@ -318,7 +336,7 @@ admit_trim(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_qos
 	if (rsw_trim(m, info->l3_off, info->kind, qp->trim_size, dscp) == 0)
 		return admit_drop(c, st, out, sl->tc, m); /* not UDP, or a fragment */
 	len = rte_pktmbuf_pkt_len(m);
-	tsl = slot_get(c, qp, out, qp->trim_tc);
+	tsl = slot_get(c, qp, in_port, out, qp->trim_tc);
 	if (slot_depth(tsl) + len > qp->queue_limit || used + len > qp->total) {
 		/* The trim queue is full too. */
 		return admit_drop(c, st, out, tsl->tc, m);
@@ -395,7 +413,7 @@ admit(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_qos_para
       uint16_t in_port, uint16_t out, struct rte_mbuf *m, uint8_t idx)
 {
 	const struct rsw_pkt_info *info = &c->info[idx];
-	struct out_slot *sl = slot_get(c, qp, out, info->tc);
+	struct out_slot *sl = slot_get(c, qp, in_port, out, info->tc);
 	uint32_t len = rte_pktmbuf_pkt_len(m);
 
 	if (likely(!(info->flags & RSW_PF_CNP) && sl->bytes + len <= sl->room &&
@@ -420,28 +438,6 @@ icmp_error(struct burst_ctx *c, struct rsw_lcore_stats *st, uint8_t answer, uint
 	}
 	punt_meta(m, info, in_port, reason, UINT32_MAX, in_port);
 	c->err[c->n_err++] = m;
-}
-
-/*
- * Step 6, rsw_rewrite with the next hop's MAC straight from its neighbour word (the MAC in the
- * word's first six bytes in memory): two stores from a register, not a copy through the stack.
- */
-static __rte_always_inline void
-rewrite_fast(struct rte_mbuf *m, uint16_t l3_off, uint8_t kind, uint64_t mac_valid,
-	     const struct rte_ether_addr *src_mac)
-{
-	uint8_t *eth = rte_pktmbuf_mtod(m, uint8_t *);
-#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
-	uint32_t lo = (uint32_t)mac_valid;
-	uint16_t hi = (uint16_t)(mac_valid >> 32);
-
-	memcpy(eth, &lo, 4);
-	memcpy(eth + 4, &hi, 2);
-#else
-	memcpy(eth, &mac_valid, RTE_ETHER_ADDR_LEN);
-#endif
-	rte_ether_addr_copy(src_mac, (struct rte_ether_addr *)(eth + RTE_ETHER_ADDR_LEN));
-	rsw_rewrite_l3(eth + l3_off, kind);
 }
 
 /* Steps 4-6 for one looked-up packet. */
@@ -534,7 +530,7 @@ forward_one(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_ta
 		c->punt[c->n_punt++] = m;
 		return;
 	}
-	rewrite_fast(m, info->l3_off, info->kind, mac, &rsw_dp.ports[out].mac);
+	rsw_rewrite_word(m, info->l3_off, info->kind, mac, &rsw_dp.ports[out].mac);
 	admit(c, st, &t->qos, in_port, out, m, idx);
 	return;
 ttl:
@@ -727,15 +723,12 @@ rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf 
 	c.has_cnp = 0;
 	c.buf_room = 0;
 	c.fast_tcs = 0;
-	c.lossless = 0;
-	c.in_port = in_port;
 	memset(c.pg_owner, 0xff, sizeof(c.pg_owner));
 	if (likely(t != NULL)) {
 		const struct rsw_qos_params *qp = &t->qos;
 		uint64_t used = __atomic_load_n(&rsw_qos.used, __ATOMIC_RELAXED);
 
 		c.fast_tcs = (uint8_t) ~(qp->trim_tcs | (qp->ecn_enqueue ? qp->ecn_enabled : 0));
-		c.lossless = qp->lossless;
 		if (qp->total > used + qp->headroom_reserved)
 			c.buf_room = qp->total - used - qp->headroom_reserved;
 	}
@@ -770,9 +763,7 @@ rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf 
 			const struct rte_ipv4_hdr *ip = (const struct rte_ipv4_hdr *)l3;
 
 			info->tc = dscp_tc[ip->type_of_service >> 2];
-			c.v4[n4] = m;
-			c.v4_idx[n4] = (uint8_t)i;
-			c.v4_ip[n4++] = rsw_ntohl(ip->dst_addr);
+			lookup_key4(&c, n4++, m, (uint8_t)i, ip);
 			continue;
 		}
 		if (likely(kind == RSW_PK_IPV6 && l3 != NULL && !(info->flags & RSW_PF_CNP) &&
@@ -781,9 +772,7 @@ rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf 
 			const struct rte_ipv6_hdr *ip = (const struct rte_ipv6_hdr *)l3;
 
 			info->tc = dscp_tc[info->dscp];
-			c.v6[n6] = m;
-			c.v6_idx[n6] = (uint8_t)i;
-			memcpy(c.v6_ip[n6++], ip->dst_addr, 16);
+			lookup_key6(&c, n6++, m, (uint8_t)i, ip);
 			continue;
 		}
 		if (unlikely(info->flags & RSW_PF_CNP)) {
@@ -799,24 +788,16 @@ rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf 
 			}
 		}
 		switch (kind) {
-		case RSW_PK_IPV4: {
-			const struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(
-				m, const struct rte_ipv4_hdr *, info->l3_off);
-
-			c.v4[n4] = m;
-			c.v4_idx[n4] = (uint8_t)i;
-			c.v4_ip[n4++] = rsw_ntohl(ip->dst_addr);
+		case RSW_PK_IPV4:
+			lookup_key4(&c, n4++, m, (uint8_t)i,
+				    rte_pktmbuf_mtod_offset(m, const struct rte_ipv4_hdr *,
+							    info->l3_off));
 			break;
-		}
-		case RSW_PK_IPV6: {
-			const struct rte_ipv6_hdr *ip = rte_pktmbuf_mtod_offset(
-				m, const struct rte_ipv6_hdr *, info->l3_off);
-
-			c.v6[n6] = m;
-			c.v6_idx[n6] = (uint8_t)i;
-			memcpy(c.v6_ip[n6++], ip->dst_addr, 16);
+		case RSW_PK_IPV6:
+			lookup_key6(&c, n6++, m, (uint8_t)i,
+				    rte_pktmbuf_mtod_offset(m, const struct rte_ipv6_hdr *,
+							    info->l3_off));
 			break;
-		}
 		case RSW_PK_ARP:
 		case RSW_PK_ND:
 			punt_meta(m, info, in_port,
