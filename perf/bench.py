@@ -622,12 +622,13 @@ class Bench:
                 "--callgrind-out-file=" + out, "--toggle-collect=rsw_worker_main",
                 self.railsw, "-l", "0,1", "--file-prefix", pre, "--no-huge", "-m", "1024",
                 "--", "-c", path]
+        rx = lambda: sum(p["rx_packets"] for p in self.ctl(sock, "show", "ports")["ports"])
         proc = Proc("railsw (callgrind)", argv, pre, self.scratch)
         try:
             deadline = time.monotonic() + 300
             while True:
                 try:
-                    if sum(p["rx_packets"] for p in self.ctl(sock, "show", "ports")["ports"]):
+                    if rx():
                         break
                 except RuntimeError:
                     pass
@@ -637,7 +638,7 @@ class Bench:
                     raise RuntimeError("railsw under valgrind forwarded nothing in 300 s")
                 time.sleep(0.5)
             time.sleep(seconds)
-            packets = sum(p["rx_packets"] for p in self.ctl(sock, "show", "ports")["ports"])
+            packets = rx()
         finally:
             proc.stop(timeout=120)  # valgrind writes its output at exit
         if not os.path.exists(out):
