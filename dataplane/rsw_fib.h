@@ -16,7 +16,9 @@
 #define RSW_FIB_H
 
 #include <stdint.h>
+#include <string.h>
 
+#include <rte_byteorder.h>
 #include <rte_fib.h>
 #include <rte_fib6.h>
 #include <rte_hash.h>
@@ -46,7 +48,19 @@ struct rsw_result {
 	uint16_t port;  /* LOCAL, CONNECTED: the port; single GROUP: the member's */
 	uint32_t id;    /* GROUP: index into groups */
 	uint32_t neigh; /* single GROUP: the member's neighbour index (one load fewer per packet) */
+	uint32_t pad;   /* 16 bytes: the array is indexed with a shift */
 };
+
+/* Whether a result is a plain route (a GROUP of one member): type and single in one compare. */
+static inline int
+rsw_result_plain(const struct rsw_result *r)
+{
+	uint16_t ts;
+
+	memcpy(&ts, r, sizeof(ts));
+	return ts == (uint16_t)(RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN ? RSW_RES_GROUP | 1u << 8
+								    : RSW_RES_GROUP << 8 | 1u);
+}
 
 struct rsw_nexthop {
 	uint32_t neigh; /* index into the neighbour table */
