@@ -148,4 +148,19 @@ rsw_qos_params_from_cfg(struct rsw_qos_params *qp, const struct rsw_config *cfg)
 		qp->cnp_tc = q->cnp.tc;
 		qp->cnp_coalesce_ticks = (uint64_t)q->cnp.coalesce_us * rte_get_tsc_hz() / 1000000;
 	}
+	rsw_qos_params_derive(qp);
+}
+
+void
+rsw_qos_params_derive(struct rsw_qos_params *qp)
+{
+	int i;
+
+	for (i = 0; i < RSW_N_TC; i++) {
+		qp->express_bytes[i] = qp->queue_limit;
+		if (qp->trim_tcs & (1u << i))
+			qp->express_bytes[i] = RTE_MIN(qp->express_bytes[i], qp->trim_threshold);
+		if (qp->ecn_enabled & (1u << i))
+			qp->express_bytes[i] = RTE_MIN(qp->express_bytes[i], qp->kmin[i]);
+	}
 }

@@ -273,6 +273,95 @@ rsw_parse_fast(const struct rte_mbuf *m, uint64_t mac48, const struct rte_ether_
 	return rsw_parse(m, port_mac, info);
 }
 
+/*
+ * The express path's L4 check (avail: the IP payload's bytes): a UDP header that parses, with
+ * a whole BTH that is not a CNP on the RoCEv2 port. Other protocols need nothing.
+ */
+static __rte_always_inline int
+rsw_express_l4_ok(const uint8_t *l4, uint32_t avail, uint8_t proto)
+{
+	const struct rte_udp_hdr *udp = (const struct rte_udp_hdr *)l4;
+
+	if (proto != IPPROTO_UDP)
+		return 1;
+	if (unlikely(avail < sizeof(*udp) || rsw_ntohs(udp->dgram_len) < sizeof(*udp)))
+		return 0;
+	if (udp->dst_port == RTE_BE16(RSW_UDP_PORT_ROCEV2) &&
+	    (unlikely(avail < sizeof(*udp) + RSW_BTH_LEN) ||
+	     unlikely(l4[sizeof(*udp)] == RSW_BTH_OPCODE_CNP)))
+		return 0;
+	return 1;
+}
+
+/**
+ * The express path's check of one frame (worker.c): an untagged IPv4 frame without options to
+ * the port's MAC (mac48 = rsw_mac48) with a TTL above 1, that is not a RoCEv2 CNP and whose
+ * UDP header and BTH (when not a fragment) are whole. No parse record: the path needs only the
+ * header. For such a frame rsw_parse gives RSW_PK_IPV4 with l3_off 14, l3_len the total
+ * length, the TTL above 1 and no RSW_PF_CNP (the fuzzer checks).
+ * @return the IPv4 header, or NULL: anything else, for the general path.
+ */
+static __rte_always_inline const struct rte_ipv4_hdr *
+rsw_parse_express4(const struct rte_mbuf *m, uint64_t mac48)
+{
+	static const uint8_t v4_bytes[4] = {0x08, 0x00, 0x45, 0x00};
+	static const uint8_t v4_mask_bytes[4] = {0xff, 0xff, 0xff, 0x00};
+	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+	const struct rte_ipv4_hdr *ip = (const struct rte_ipv4_hdr *)(p + RTE_ETHER_HDR_LEN);
+	uint32_t len = rte_pktmbuf_data_len(m), tot, w, v4, v4_mask;
+	uint64_t d8;
+
+	if (unlikely(len < RTE_ETHER_HDR_LEN + sizeof(struct rte_ipv4_hdr)))
+		return NULL;
+	memcpy(&d8, p, 8);
+	memcpy(&w, p + 12, 4);
+	memcpy(&v4, v4_bytes, 4);
+	memcpy(&v4_mask, v4_mask_bytes, 4);
+	if (unlikely(!rsw_mac48_eq(d8, mac48) || (w & v4_mask) != v4))
+		return NULL;
+	tot = rsw_ntohs(ip->total_length);
+	if (unlikely(tot < sizeof(*ip) || tot > len - RTE_ETHER_HDR_LEN || ip->time_to_live <= 1))
+		return NULL;
+	if (!(m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_GOOD) && unlikely(!rsw_ipv4_cksum_ok20(ip)))
+		return NULL;
+	if (!(ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_MF_FLAG | RTE_IPV4_HDR_OFFSET_MASK)) &&
+	    unlikely(!rsw_express_l4_ok((const uint8_t *)(ip + 1), tot - (uint32_t)sizeof(*ip),
+					ip->next_proto_id)))
+		return NULL;
+	return ip;
+}
+
+/**
+ * rsw_parse_express4 for IPv6: an untagged IPv6 frame to the port's MAC with a hop limit above
+ * 1, not a CNP, its UDP header and BTH whole. rsw_parse gives RSW_PK_IPV6 with l3_off 14, l3_len
+ * 40 + the payload length, no RSW_PF_CNP (the fuzzer checks).
+ * @return the IPv6 header, or NULL.
+ */
+static __rte_always_inline const struct rte_ipv6_hdr *
+rsw_parse_express6(const struct rte_mbuf *m, uint64_t mac48)
+{
+	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+	const struct rte_ipv6_hdr *ip = (const struct rte_ipv6_hdr *)(p + RTE_ETHER_HDR_LEN);
+	uint32_t len = rte_pktmbuf_data_len(m), tot;
+	uint64_t d8;
+	uint16_t type;
+
+	if (unlikely(len < RTE_ETHER_HDR_LEN + sizeof(struct rte_ipv6_hdr)))
+		return NULL;
+	memcpy(&d8, p, 8);
+	memcpy(&type, p + 12, 2);
+	if (unlikely(!rsw_mac48_eq(d8, mac48) || type != RTE_BE16(RTE_ETHER_TYPE_IPV6)))
+		return NULL;
+	tot = sizeof(*ip) + rsw_ntohs(ip->payload_len);
+	if (unlikely((ip->vtc_flow & RTE_BE32(0xf0000000)) != RTE_BE32(0x60000000) ||
+		     tot > len - RTE_ETHER_HDR_LEN || ip->hop_limits <= 1))
+		return NULL;
+	if (unlikely(!rsw_express_l4_ok((const uint8_t *)(ip + 1), tot - (uint32_t)sizeof(*ip),
+					ip->proto)))
+		return NULL;
+	return ip;
+}
+
 /** rsw_parse_fast with the port's MAC loaded here (tests, the fuzzer). */
 static __rte_always_inline enum rsw_pkt_kind
 rsw_parse_inline(const struct rte_mbuf *m, const struct rte_ether_addr *port_mac,

@@ -128,6 +128,14 @@ struct rsw_qos_params {
 	uint8_t cnp_tc;
 	uint8_t pad3[7];
 	uint64_t cnp_coalesce_ticks; /* 0 = off */
+
+	/*
+	 * The express path (worker.c): a burst whose frames of TC t, all to idle queues, are at
+	 * most express_bytes[t] is admitted whole: below the lossy queue limit, the trim threshold
+	 * if t is trimmed and kmin if t has ECN (no mark: at enqueue q <= kmin, at dequeue
+	 * cut-through).
+	 */
+	uint64_t express_bytes[RSW_N_TC];
 };
 
 /* Shared, cache-aligned state of one port. */
@@ -272,6 +280,9 @@ void rsw_qos_fini(void);
 
 /** Fill params from a configuration and its port count. */
 void rsw_qos_params_from_cfg(struct rsw_qos_params *qp, const struct rsw_config *cfg);
+
+/** Set the fields of params derived from the others (express_bytes[]): after any change. */
+void rsw_qos_params_derive(struct rsw_qos_params *qp);
 
 /**
  * PFC/PAUSE frame received on port p (frame starts at the MAC Control opcode, len bytes).

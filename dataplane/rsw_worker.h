@@ -32,6 +32,13 @@
 #define RSW_PUNT_RING_SIZE  1024
 #define RSW_MAX_WORKERS     (RTE_MAX_LCORE - 1)
 
+/*
+ * Bursts of an ingress port that go straight to the general path after one in which the express
+ * path (worker.c) took nothing, or bounced most of its candidates (ECMP routes, busy ports, a
+ * burst too large): its work is then mostly lost, and costs a 64th of that while it stays so.
+ */
+#define RSW_EXPRESS_BACKOFF 63
+
 /* Why a packet was handed to the control thread (rsw_mbuf_meta.reason). */
 enum rsw_punt_reason {
 	RSW_PUNT_ARP = 1,  /* ARP frame */
@@ -77,6 +84,7 @@ struct rsw_dp_main {
 	volatile bool quit;       /* set by control: workers return */
 	uint32_t idle_sleep_us;   /* back-off ceiling; 0 = busy poll */
 	bool cut_through;         /* a worker transmits to an idle port it owns directly */
+	bool express;             /* with cut_through: the burst-level express path (worker.c) */
 	int meta_off;             /* rsw_mbuf_meta dynfield offset */
 	struct rte_ring *punt;    /* MP/SC: worker → control */
 	struct rte_mempool *pool; /* PFC frames are built from it */

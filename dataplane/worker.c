@@ -9,6 +9,7 @@
  */
 
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 #include <time.h>
 
@@ -705,10 +706,11 @@ enqueue_slots(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_
 	}
 }
 
-void
-rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf **pkts, uint16_t n)
+/* The general path: every frame, every feature (steps 2-9 in three passes). */
+static __rte_noinline void
+process_general(struct rsw_lcore_stats *st, const struct rsw_tables *t, uint16_t in_port,
+		struct rte_mbuf **pkts, uint16_t n, uint64_t now)
 {
-	const struct rsw_tables *t = __atomic_load_n(&rsw_fib_main.tables, __ATOMIC_ACQUIRE);
 	const struct rte_ether_addr *mac = &rsw_dp.ports[in_port].mac;
 	const uint64_t mac48 = rsw_mac48(mac);
 	const uint8_t *dscp_tc; /* DSCP → TC, when the tables trust DSCP */
@@ -732,7 +734,7 @@ rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf 
 		if (qp->total > used + qp->headroom_reserved)
 			c.buf_room = qp->total - used - qp->headroom_reserved;
 	}
-	c.now = rte_rdtsc();
+	c.now = now;
 	if (unlikely(rsw_dp.ports[in_port].admin_down)) {
 		/* Administratively down: nothing it receives is processed. */
 		for (i = 0; i < n; i++)
@@ -878,6 +880,309 @@ rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf 
 	}
 	if (c.n_freed > 0)
 		rte_pktmbuf_free_bulk(c.freed, c.n_freed);
+}
+
+/*
+ * The express path: the case that dominates a fabric, decided per burst (DESIGN.md §3). A frame
+ * that rsw_parse_express4/6 takes (untagged IP to the port's MAC, TTL above 1, not a CNP),
+ * routed by a plain route (one next hop, up, resolved, within the egress MTU) to a port this
+ * lcore owns that is idle, not paused, not under a watchdog drop and has the shaper's tokens
+ * for the whole burst, goes straight to the PMD: no parse record, no (port, TC) slot, no
+ * admission per frame. Admission is decided once per burst: the candidates' bytes of each TC
+ * fit below the lossy queue limit, the TC's trim threshold and kmin (express_bytes[]), and in
+ * the room of the TC's ingress PG if lossless; all of them fit in the shared buffer (a queue
+ * (port, TC) gets at most its TC's bytes). The general path would then have admitted each
+ * frame and sent it cut-through: the counters are the ones it keeps. Every other frame of the
+ * burst follows through the general path, in arrival order; when the burst check fails, the
+ * whole burst does, and so do the port's next RSW_EXPRESS_BACKOFF bursts.
+ */
+struct express_port {
+	uint16_t n;
+	uint32_t bytes;
+	uint32_t tc_packets[RSW_N_TC];
+	uint32_t tc_bytes[RSW_N_TC];
+	struct rte_mbuf *m[RSW_BURST];
+};
+
+/* The candidates of one family: frame, burst index, lookup key and result, length, TC. */
+struct express_fam {
+	struct rte_mbuf *m[RSW_BURST];
+	uint64_t nh[RSW_BURST];
+	uint16_t l3_len[RSW_BURST];
+	uint8_t idx[RSW_BURST];
+	uint8_t tc[RSW_BURST];
+	uint16_t n;
+};
+
+struct express {
+	struct express_fam f4, f6;
+	uint32_t key4[RSW_BURST];    /* destination, host order */
+	uint8_t key6[RSW_BURST][16]; /* destination */
+	uint32_t checked;            /* egress ports looked at in this burst */
+	uint32_t open;               /* egress ports taking express frames */
+	uint64_t bytes;              /* the candidates' bytes */
+	uint64_t tc_bytes[RSW_N_TC]; /* per TC: the most the burst adds to any queue or PG */
+	uint64_t now;
+	struct express_port port[RSW_MAX_PORTS];
+};
+
+/* Whether egress port p takes express frames in this burst (then its counts start at 0). */
+static __rte_noinline bool
+express_open(struct express *x, uint16_t p)
+{
+	const struct rsw_qos_port *qport = &rsw_qos.port[p];
+	uint64_t storm;
+
+	x->checked |= 1u << p;
+	memcpy(&storm, qport->storm_drop, sizeof(storm));
+	if (rsw_dp.ports[p].owner != rte_lcore_id() || !rsw_port_idle(p) || storm != 0 ||
+	    rsw_paused_mask(qport, x->now) != 0)
+		return false;
+	if (qport->speed_bps) {
+		struct rsw_port_sched *ps = &rsw_sched[p];
+
+		rsw_shaper_refill(ps, qport->speed_bps, rsw_dp.ports[p].mtu, x->now);
+		if (ps->tokens_milli <
+		    (x->bytes + (uint64_t)(x->f4.n + x->f6.n) * RSW_WIRE_OVERHEAD) * 1000)
+			return false;
+	}
+	memset(&x->port[p], 0, offsetof(struct express_port, m));
+	x->open |= 1u << p;
+	return true;
+}
+
+/* The burst check: whether the general path's admission takes every candidate (tcs: theirs). */
+static inline bool
+express_admits(const struct express *x, const struct rsw_qos_params *qp, uint16_t in_port,
+	       uint8_t tcs)
+{
+	uint64_t used = __atomic_load_n(&rsw_qos.used, __ATOMIC_RELAXED);
+	unsigned int tc;
+
+	if (used + qp->headroom_reserved + x->bytes > qp->total)
+		return false;
+	for (; tcs != 0; tcs &= (uint8_t)(tcs - 1)) {
+		tc = (unsigned int)__builtin_ctz(tcs);
+		if (x->tc_bytes[tc] > qp->express_bytes[tc])
+			return false;
+		/* A lossless TC: XOFF at the fullest buffer the burst can leave, as pg_room. */
+		if ((qp->lossless & (1u << tc)) &&
+		    __atomic_load_n(&rsw_qos.port[in_port].pg_bytes[tc], __ATOMIC_RELAXED) +
+				    x->tc_bytes[tc] >
+			    rsw_pfc_xoff(qp, used + x->bytes) + qp->headroom)
+			return false;
+	}
+	return true;
+}
+
+/* Send what the express path forwarded to port p, with the counters cut-through keeps. */
+static inline void
+express_tx(struct rsw_lcore_stats *st, struct express_port *xp, uint16_t p, uint8_t tcs)
+{
+	struct rsw_qos_port *qport = &rsw_qos.port[p];
+	unsigned int tc;
+
+	if (qport->speed_bps)
+		rsw_sched[p].tokens_milli -=
+			((uint64_t)xp->bytes + (uint64_t)xp->n * RSW_WIRE_OVERHEAD) * 1000;
+	while (tcs != 0) {
+		tc = (unsigned int)__builtin_ctz(tcs);
+		tcs &= (uint8_t)(tcs - 1);
+		if (xp->tc_packets[tc] == 0)
+			continue;
+		st->qos.q[p][tc][RSW_QC_enqueued_packets] += xp->tc_packets[tc];
+		st->qos.q[p][tc][RSW_QC_enqueued_bytes] += xp->tc_bytes[tc];
+		st->qos.q[p][tc][RSW_QC_dequeued_packets] += xp->tc_packets[tc];
+		st->qos.q[p][tc][RSW_QC_dequeued_bytes] += xp->tc_bytes[tc];
+	}
+	rsw_port_tx(st, p, xp->m, xp->n, xp->bytes); /* pending is empty: room for 32 */
+}
+
+/* Candidate k of family f: a frame with its IP header ip and DSCP dscp. */
+static __rte_always_inline void
+express_add(struct express *x, struct express_fam *f, const struct rsw_tables *t,
+	    struct rte_mbuf *m, uint8_t idx, uint16_t l3_len, uint8_t dscp, uint8_t *tcs)
+{
+	uint16_t k = f->n++;
+	uint8_t tc = t->dscp_to_tc[dscp];
+	uint32_t len = rte_pktmbuf_pkt_len(m);
+
+	f->m[k] = m;
+	f->idx[k] = idx;
+	f->l3_len[k] = l3_len;
+	f->tc[k] = tc;
+	*tcs |= (uint8_t)(1u << tc);
+	x->bytes += len;
+	x->tc_bytes[tc] += len;
+}
+
+/* Make frame m (burst index idx) a candidate if rsw_parse_express4/6 takes it. */
+static __rte_always_inline bool
+express_take(struct express *x, const struct rsw_tables *t, struct rte_mbuf *m, uint8_t idx,
+	     uint64_t mac48, uint8_t *tcs)
+{
+	const struct rte_ipv4_hdr *ip4 = rsw_parse_express4(m, mac48);
+	const struct rte_ipv6_hdr *ip6;
+
+	if (likely(ip4 != NULL)) {
+		x->key4[x->f4.n] = rsw_ntohl(ip4->dst_addr);
+		express_add(x, &x->f4, t, m, idx, rsw_ntohs(ip4->total_length),
+			    ip4->type_of_service >> 2, tcs);
+		return true;
+	}
+	ip6 = rsw_parse_express6(m, mac48);
+	if (likely(ip6 != NULL)) {
+		memcpy(x->key6[x->f6.n], ip6->dst_addr, 16);
+		express_add(x, &x->f6, t, m, idx,
+			    (uint16_t)(sizeof(*ip6) + rsw_ntohs(ip6->payload_len)),
+			    (uint8_t)((rsw_ntohl(ip6->vtc_flow) >> 22) & 0x3f), tcs);
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Forward candidate k of family f (kind: its enum rsw_pkt_kind) if its route, port, MTU and
+ * neighbour allow. @return false when the general path must take it (nothing changed).
+ */
+static __rte_always_inline bool
+express_fwd(struct express *x, struct rsw_lcore_stats *st, const struct rsw_tables *t,
+	    const struct express_fam *f, uint16_t k, uint8_t kind)
+{
+	struct rte_mbuf *m = f->m[k];
+	uint64_t nhv = f->nh[k], mac;
+	const struct rsw_result *r = &t->results[nhv < t->n_results ? nhv : 0];
+	const struct rsw_port_rt *pr;
+	struct express_port *xp;
+	uint16_t out, l3_len = f->l3_len[k];
+	uint32_t len;
+	uint8_t tc;
+
+	if (unlikely(!rsw_result_plain(r) ||
+		     (__atomic_load_n(&rsw_lb_down[r->id], __ATOMIC_RELAXED) & 1)))
+		return false;
+	out = r->port;
+	if (unlikely(!(x->open & (1u << out))) &&
+	    ((x->checked & (1u << out)) || !express_open(x, out)))
+		return false;
+	pr = &rsw_dp.ports[out];
+	/* Too big, or the port is down (fwd_mtu 0: check both). */
+	if (unlikely(l3_len > pr->fwd_mtu) && (pr->admin_down || l3_len > pr->mtu))
+		return false;
+	mac = r->neigh == UINT32_MAX
+		      ? 0
+		      : __atomic_load_n(&rsw_fib_main.neigh[r->neigh].mac_valid, __ATOMIC_ACQUIRE);
+	if (unlikely(!(mac & RSW_NEIGH_VALID)))
+		return false;
+	rsw_rewrite_word(m, RTE_ETHER_HDR_LEN, kind, mac, &pr->mac);
+	len = rte_pktmbuf_pkt_len(m);
+	tc = f->tc[k];
+	st->lb[r->id][0].packets++;
+	st->lb[r->id][0].bytes += len;
+	xp = &x->port[out];
+	xp->m[xp->n++] = m;
+	xp->bytes += len;
+	xp->tc_packets[tc]++;
+	xp->tc_bytes[tc] += len;
+	return true;
+}
+
+/*
+ * The express path for a burst of port in_port (trust DSCP, cut-through on, the port up).
+ * @return false when it took nothing (the general path takes the whole burst).
+ */
+static inline bool
+express_burst(struct rsw_lcore_stats *st, const struct rsw_tables *t, uint16_t in_port,
+	      struct rte_mbuf **pkts, uint16_t n, uint64_t now)
+{
+	const uint64_t mac48 = rsw_mac48(&rsw_dp.ports[in_port].mac);
+	struct rte_mbuf *slow_m[RSW_BURST];
+	struct express x;
+	uint64_t fwd_bytes = 0;
+	uint32_t slow = 0, open;
+	uint16_t i, k, p, n_slow = 0, n_fwd = 0;
+	uint8_t tcs = 0;
+
+	x.f4.n = x.f6.n = 0;
+	x.bytes = 0;
+	memset(x.tc_bytes, 0, sizeof(x.tc_bytes));
+	for (i = 0; i < RSW_PREFETCH_OFFSET && i < n; i++)
+		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
+	/* The prefetch of frame i + 3 without a branch per frame, then the last three. */
+	for (i = 0; i + RSW_PREFETCH_OFFSET < n; i++) {
+		rte_prefetch0(rte_pktmbuf_mtod(pkts[i + RSW_PREFETCH_OFFSET], void *));
+		if (unlikely(!express_take(&x, t, pkts[i], (uint8_t)i, mac48, &tcs)))
+			slow |= 1u << i;
+	}
+	for (; i < n; i++)
+		if (unlikely(!express_take(&x, t, pkts[i], (uint8_t)i, mac48, &tcs)))
+			slow |= 1u << i;
+	if (unlikely(x.f4.n + x.f6.n == 0 || !express_admits(&x, &t->qos, in_port, tcs))) {
+		st->express_skip[in_port] = RSW_EXPRESS_BACKOFF;
+		return false;
+	}
+
+	x.checked = x.open = 0;
+	x.now = now;
+	if (x.f4.n > 0) {
+		rte_fib_lookup_bulk(t->fib4, x.key4, x.f4.nh, x.f4.n);
+		for (k = 0; k < x.f4.n; k++)
+			if (unlikely(!express_fwd(&x, st, t, &x.f4, k, RSW_PK_IPV4)))
+				slow |= 1u << x.f4.idx[k];
+	}
+	if (x.f6.n > 0) {
+#if RTE_VERSION >= RTE_VERSION_NUM(24, 11, 0, 0)
+		rte_fib6_lookup_bulk(t->fib6, (const struct rte_ipv6_addr *)x.key6, x.f6.nh,
+				     x.f6.n);
+#else
+		rte_fib6_lookup_bulk(t->fib6, x.key6, x.f6.nh, x.f6.n);
+#endif
+		for (k = 0; k < x.f6.n; k++)
+			if (unlikely(!express_fwd(&x, st, t, &x.f6, k, RSW_PK_IPV6)))
+				slow |= 1u << x.f6.idx[k];
+	}
+
+	for (open = x.open; open != 0; open &= open - 1) {
+		struct express_port *xp;
+
+		p = (uint16_t)__builtin_ctz(open);
+		xp = &x.port[p];
+		if (xp->n == 0)
+			continue;
+		n_fwd = (uint16_t)(n_fwd + xp->n);
+		fwd_bytes += xp->bytes;
+		express_tx(st, xp, p, tcs);
+	}
+	st->port[in_port].c[RSW_PC_rx_packets] += n_fwd;
+	st->port[in_port].c[RSW_PC_rx_bytes] += fwd_bytes;
+	st->express_packets += n_fwd;
+	if (unlikely(x.f4.n + x.f6.n > 2 * n_fwd))
+		st->express_skip[in_port] =
+			RSW_EXPRESS_BACKOFF; /* most bounced: ECMP, busy ports */
+	if (slow != 0) {
+		for (; slow != 0; slow &= slow - 1)
+			slow_m[n_slow++] = pkts[__builtin_ctz(slow)];
+		process_general(st, t, in_port, slow_m, n_slow, now);
+	}
+	return true;
+}
+
+void
+rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf **pkts, uint16_t n)
+{
+	const struct rsw_tables *t = __atomic_load_n(&rsw_fib_main.tables, __ATOMIC_ACQUIRE);
+	uint64_t now = rte_rdtsc();
+
+	if (likely(t != NULL && rsw_dp.express && rsw_dp.cut_through && t->trust != RSW_TRUST_PCP &&
+		   !rsw_dp.ports[in_port].admin_down)) {
+		if (likely(st->express_skip[in_port] == 0)) {
+			if (express_burst(st, t, in_port, pkts, n, now))
+				return;
+		} else {
+			st->express_skip[in_port]--;
+		}
+	}
+	process_general(st, t, in_port, pkts, n, now);
 }
 
 /*

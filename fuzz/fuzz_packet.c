@@ -477,6 +477,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		rsw_lb_down[g] = knobs & K_ALL_DOWN ? 0xffff : knobs & K_MEMBER_DOWN ? 0x000a : 0;
 	rsw_qos.port[1].storm_drop[3] = !!(knobs & K_STORM);
 	rsw_dp.cut_through = !!(knobs & K_CUT_THROUGH);
+	rsw_dp.express = true; /* taken with cut_through */
 	tables->lb_hash_batch = !!(knobs & K_HASH_BATCH);
 
 	/* The worker's inline parser must agree with the full one, field for field. */
@@ -487,6 +488,25 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (rsw_parse_inline(pkts[p], mac, &a) != rsw_parse(pkts[p], mac, &b) ||
 		    memcmp(&a, &b, sizeof(a)) != 0)
 			die("rsw_parse_inline and rsw_parse disagree");
+		/* What the express path takes, rsw_parse routes as it assumes. */
+		if (rsw_parse_express4(pkts[p], rsw_mac48(mac)) != NULL &&
+		    (b.kind != RSW_PK_IPV4 || b.l3_off != RTE_ETHER_HDR_LEN || b.n_vlan != 0 ||
+		     b.ttl <= 1 || (b.flags & RSW_PF_CNP) ||
+		     b.l3_len != rte_be_to_cpu_16(rte_pktmbuf_mtod_offset(
+							  pkts[p], const struct rte_ipv4_hdr *,
+							  RTE_ETHER_HDR_LEN)
+							  ->total_length)))
+			die("rsw_parse_express4 took a frame rsw_parse does not route as it assumes");
+		if (rsw_parse_express6(pkts[p], rsw_mac48(mac)) != NULL &&
+		    (b.kind != RSW_PK_IPV6 || b.l3_off != RTE_ETHER_HDR_LEN || b.n_vlan != 0 ||
+		     b.ttl <= 1 || (b.flags & RSW_PF_CNP) ||
+		     b.l3_len !=
+			     sizeof(struct rte_ipv6_hdr) +
+				     rte_be_to_cpu_16(rte_pktmbuf_mtod_offset(
+							      pkts[p], const struct rte_ipv6_hdr *,
+							      RTE_ETHER_HDR_LEN)
+							      ->payload_len)))
+			die("rsw_parse_express6 took a frame rsw_parse does not route as it assumes");
 	}
 	rsw_process_burst(st, in_port, pkts, n);
 	drain_all();

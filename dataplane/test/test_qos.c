@@ -1597,6 +1597,7 @@ build_tables(void)
 	t->qos.headroom_reserved = 3 * 60000;
 	t->qos.quanta = 100;
 	set_ecn(&t->qos, 1, 2000, 12000, 0.5);
+	rsw_qos_params_derive(&t->qos);
 	r = rsw_tables_add_result(t, &conn);
 	if (r < 0 || rsw_tables_add_route(t, &pf, (uint32_t)r) != 0)
 		return -1;

@@ -58,8 +58,9 @@ static struct rsw_lcore_stats *st;
 static struct rsw_port_stats before[N_PORTS];
 static struct rsw_lb_member_stats lb_before[RSW_MAX_NEXTHOPS];
 static unsigned int pool_start;
-static uint32_t group_id;             /* the 4-member group */
-static uint32_t neigh_unres;          /* 10.0.1.3 */
+static uint32_t group_id;    /* the 4-member group */
+static uint32_t neigh_unres; /* 10.0.1.3 */
+static uint32_t plain_id[3]; /* the groups of 10.99.0.0/16, 10.98.0.0/16, 2001:db8:99::/48 */
 static struct rte_ring *txr[N_PORTS]; /* what the ring PMD of each port transmits */
 static struct rte_ring *rxr[N_PORTS];
 static uint16_t eth_port[N_PORTS] = {RTE_MAX_ETHPORTS, RTE_MAX_ETHPORTS, RTE_MAX_ETHPORTS,
@@ -1005,6 +1006,289 @@ test_mixed_burst(void **state)
 	expect_pool_back();
 }
 
+/*
+ * The express path (worker.c): the plain-route frames of a burst go straight to an idle port
+ * while the rest of the burst takes the general path. Whichever path a frame takes, what
+ * leaves and every counter are the same.
+ */
+
+/* What one run of the express burst did. */
+struct xrun {
+	struct rsw_port_stats d[N_PORTS];        /* counter deltas */
+	uint64_t q3[RSW_N_QUEUE_CTRS];           /* port 3 TC 0 queue counter deltas */
+	uint64_t lb;                             /* packets of the two plain routes to port 3 */
+	uint64_t express;                        /* express_packets delta */
+	unsigned int n[N_PORTS];                 /* frames sent per port */
+	struct ut_frame out[N_PORTS][RSW_BURST]; /* their bytes, in order */
+};
+
+/*
+ * 32 frames received on port 0: i % 8 < 3 to 10.99.0.0/16 and 3 to 2001:db8:99::/48 (port 3:
+ * express), 4 a CNP to 10.99.0.0/16
+ * (general: cnp_rx, then forwarded), 5 too big for port 2's MTU (10.98.0.0/16), 6 TTL 1,
+ * 7 to the ECMP group.
+ */
+static void
+express_frames(struct ut_frame *f)
+{
+	uint8_t mac[6];
+	unsigned int i;
+
+	port_mac(0, mac);
+	for (i = 0; i < RSW_BURST; i++) {
+		uint32_t dst = ip4(10, 99, 0, (uint8_t)i);
+
+		switch (i % 8) {
+		case 4:
+			ut_eth(&f[i], mac, peer_mac, RTE_ETHER_TYPE_IPV4);
+			ut_ipv4(&f[i], 0, 64, IPPROTO_UDP, ip4(10, 9, 9, 9), dst, 8 + 12 + 16);
+			ut_udp(&f[i], (uint16_t)i, RSW_UDP_PORT_ROCEV2, 8 + 12 + 16);
+			ut_bth(&f[i], RSW_BTH_OPCODE_CNP, 0x42, 0);
+			ut_zeros(&f[i], 16);
+			break;
+		case 5:
+			frame4(&f[i], 0, ip4(10, 98, 0, 1), 64, (uint16_t)i, MTU_SMALL + 1);
+			break;
+		case 6:
+			frame4(&f[i], 0, dst, 1, (uint16_t)i, 80);
+			break;
+		case 7:
+			frame4(&f[i], 0, ip4(192, 168, 7, (uint8_t)i), 64, (uint16_t)i, 80);
+			break;
+		case 3: {
+			uint8_t dst6[16];
+
+			ip6(dst6, 0x99, (uint16_t)i);
+			frame6(&f[i], 0, dst6, 64, (uint16_t)i);
+			break;
+		}
+		default:
+			frame4(&f[i], 0, dst, 64, (uint16_t)i, (uint16_t)(60 + i));
+			break;
+		}
+	}
+}
+
+static void
+express_run(const struct ut_frame *f, struct xrun *x)
+{
+	uint64_t lb = st->lb[plain_id[0]][0].packets + st->lb[plain_id[2]][0].packets;
+	uint64_t q[RSW_N_QUEUE_CTRS], e = st->express_packets;
+	struct rte_mbuf *out[RSW_BURST];
+	unsigned int i, c;
+	uint16_t p;
+
+	snap();
+	memcpy(q, st->qos.q[3][0], sizeof(q));
+	run(0, f, RSW_BURST);
+	x->express = st->express_packets - e;
+	for (p = 0; p < N_PORTS; p++) {
+		x->n[p] = egress(p, out, RSW_BURST);
+		for (i = 0; i < x->n[p]; i++) {
+			x->out[p][i].len = rte_pktmbuf_pkt_len(out[i]);
+			memcpy(x->out[p][i].b, rte_pktmbuf_mtod(out[i], void *), x->out[p][i].len);
+		}
+		free_all(out, x->n[p]);
+		for (c = 0; c < RSW_N_PORT_CTRS; c++)
+			x->d[p].c[c] = st->port[p].c[c] - before[p].c[c];
+	}
+	for (c = 0; c < RSW_N_QUEUE_CTRS; c++)
+		x->q3[c] = st->qos.q[3][0][c] - q[c];
+	x->lb = st->lb[plain_id[0]][0].packets + st->lb[plain_id[2]][0].packets - lb;
+	/* The MTU and TTL errors (4 each) for the control thread to answer. */
+	i = drain(rsw_dp.punt, out, RSW_BURST);
+	assert_int_equal(i, 8);
+	free_all(out, i);
+	expect_rings_empty();
+	expect_pool_back();
+}
+
+static void
+test_express(void **state)
+{
+	static struct ut_frame f[RSW_BURST];
+	static struct xrun a, b, c;
+	const struct xrun *other[2] = {&b, &c};
+	unsigned int i, k, j, r;
+	uint8_t mac[6];
+
+	(void)state;
+	express_frames(f);
+	set_icmp_unreachable(1);
+	rsw_dp.cut_through = true;
+	rsw_dp.express = true;
+	memset(st->express_skip, 0, sizeof(st->express_skip));
+	express_run(f, &a);
+	assert_int_equal(st->express_skip[0], 0); /* 16 of 24 candidates went express */
+	rsw_dp.express = false;
+	express_run(f, &b); /* the general path, cut-through */
+	rsw_dp.cut_through = false;
+	express_run(f, &c); /* the general path, queued and scheduled */
+	set_icmp_unreachable(0);
+
+	/*
+	 * The 16 plain-route frames went express, first: IPv4 then IPv6, each in order; then the
+	 * general path's frames to port 3: the CNPs, and the ECMP frames that hashed there.
+	 */
+	assert_int_equal(a.express, 16);
+	assert_int_equal(b.express + c.express, 0);
+	assert_true(a.n[3] >= 20);
+	nh_mac(3, mac);
+	for (i = k = j = 0; i < RSW_BURST; i++) {
+		struct rte_mbuf *m;
+		unsigned int at;
+
+		if (i % 8 > 4)
+			continue;
+		if (i % 8 == 4) { /* a CNP: after the express frames */
+			for (at = 16; at < a.n[3]; at++)
+				if (a.out[3][at].len == f[i].len &&
+				    memcmp(a.out[3][at].b + 34, f[i].b + 34, f[i].len - 34) == 0)
+					break;
+		} else {
+			at = i % 8 == 3 ? 12 + j++ : k++;
+		}
+		assert_true(at < a.n[3]);
+		m = ut_mbuf(pool, &a.out[3][at]);
+		assert_non_null(m);
+		expect_routed(m, &f[i], RTE_ETHER_HDR_LEN, i % 8 == 3, mac, 3);
+		rte_pktmbuf_free(m);
+	}
+	assert_int_equal(a.d[0].c[RSW_PC_rx_packets], RSW_BURST);
+	assert_int_equal(a.d[0].c[RSW_PC_rx_bytes], rx_bytes_of(f, RSW_BURST));
+	assert_int_equal(a.d[0].c[RSW_PC_cnp_rx], 4);
+	assert_int_equal(a.d[0].c[RSW_PC_mtu_exceeded], 4);
+	assert_int_equal(a.d[0].c[RSW_PC_ttl_expired], 4);
+	assert_int_equal(a.d[3].c[RSW_PC_tx_packets], a.n[3]);
+	assert_int_equal(a.q3[RSW_QC_enqueued_packets], a.n[3]);
+	assert_int_equal(a.q3[RSW_QC_dequeued_packets], a.n[3]);
+	assert_int_equal(a.lb, 20);
+	/* Every counter as the general path keeps them, and the same frames left each port. */
+	for (r = 0; r < 2; r++) {
+		const struct xrun *o = other[r];
+
+		assert_memory_equal(a.d, o->d, sizeof(a.d));
+		assert_memory_equal(a.q3, o->q3, sizeof(a.q3));
+		assert_int_equal(a.lb, o->lb);
+		assert_memory_equal(a.n, o->n, sizeof(a.n));
+		for (i = 0; i < N_PORTS; i++)
+			for (k = 0; k < a.n[i]; k++) {
+				for (j = 0; j < o->n[i]; j++)
+					if (a.out[i][k].len == o->out[i][j].len &&
+					    memcmp(a.out[i][k].b, o->out[i][j].b,
+						   a.out[i][k].len) == 0)
+						break;
+				if (j == o->n[i])
+					fail_msg(
+						"port %u: frame %u of the express run not in run %u",
+						i, k, r);
+			}
+	}
+}
+
+/* A port with a frame queued takes no express frame: nothing overtakes it. */
+static void
+test_express_behind_queue(void **state)
+{
+	struct rte_mbuf *out[8];
+	struct ut_frame f[5];
+	uint64_t e = st->express_packets;
+	unsigned int i, n;
+
+	(void)state;
+	snap();
+	for (i = 0; i < 5; i++)
+		frame4(&f[i], 0, ip4(10, 99, 1, 1), 64, (uint16_t)(100 + i), 80);
+	rsw_dp.cut_through = false;
+	run(0, f, 1); /* queued: nobody drained port 3 */
+	assert_int_equal(rte_ring_count(rsw_qos.port[3].ring[0]), 1);
+	rsw_dp.cut_through = true;
+	rsw_dp.express = true;
+	memset(st->express_skip, 0, sizeof(st->express_skip));
+	run(0, f + 1, 4);
+	assert_int_equal(st->express_packets, e);
+	assert_int_equal(st->express_skip[0], RSW_EXPRESS_BACKOFF); /* all four bounced */
+	n = egress(3, out, 8);
+	rsw_dp.cut_through = false;
+	assert_int_equal(n, 5);
+	for (i = 0; i < n; i++) {
+		const struct rte_udp_hdr *u =
+			rte_pktmbuf_mtod_offset(out[i], const struct rte_udp_hdr *, 34);
+
+		assert_int_equal(rte_be_to_cpu_16(u->src_port), 100 + i);
+	}
+	free_all(out, n);
+	{
+		const struct delta d[] = {
+			{0, RSW_PC_rx_packets, 5},
+			{0, RSW_PC_rx_bytes, rx_bytes_of(f, 5)},
+		};
+
+		expect_deltas(d, RTE_DIM(d));
+	}
+	expect_rings_empty();
+	expect_pool_back();
+}
+
+/* A burst above express_bytes[] (here ECN's kmin) takes the general path whole. */
+static void
+test_express_burst_check(void **state)
+{
+	struct rsw_qos_params *qp = &rsw_fib_main.tables->qos;
+	struct rte_mbuf *out[8];
+	struct ut_frame f[4];
+	uint64_t e = st->express_packets, enq = st->qos.q[3][0][RSW_QC_enqueued_packets];
+	unsigned int i, n;
+
+	(void)state;
+	snap();
+	for (i = 0; i < 4; i++)
+		frame4(&f[i], 0, ip4(10, 99, 1, (uint8_t)i), 64, (uint16_t)i, 100);
+	qp->ecn_enabled = 1; /* TC 0: kmin 300 bytes, below the burst's 4 × 114 */
+	qp->kmin[0] = 300;
+	qp->kmax[0] = 1u << 20;
+	rsw_qos_params_derive(qp);
+	assert_int_equal(qp->express_bytes[0], 300);
+	assert_int_equal(qp->express_bytes[1], qp->queue_limit);
+	rsw_dp.cut_through = true;
+	rsw_dp.express = true;
+	memset(st->express_skip, 0, sizeof(st->express_skip));
+	run(0, f, 4);
+	assert_int_equal(st->express_packets, e);
+	/* The port's next bursts go to the general path without a try. */
+	assert_int_equal(st->express_skip[0], RSW_EXPRESS_BACKOFF);
+	/* Not cut-through either (ECN could mark at dequeue): queued, then scheduled. */
+	assert_int_equal(rte_ring_count(rsw_qos.port[3].ring[0]), 4);
+	n = egress(3, out, 8);
+	assert_int_equal(n, 4);
+	free_all(out, n);
+	assert_int_equal(st->qos.q[3][0][RSW_QC_enqueued_packets] - enq, 4);
+	/* Within the limit, the same burst goes express, once the back-off has run out. */
+	qp->kmin[0] = 4 * 114;
+	rsw_qos_params_derive(qp);
+	for (i = 0; i < RSW_EXPRESS_BACKOFF; i++) {
+		snap();
+		run(0, f, 4);
+		assert_int_equal(st->express_packets, e);
+		assert_int_equal(egress(3, out, 8), 4);
+		free_all(out, 4);
+	}
+	assert_int_equal(st->express_skip[0], 0);
+	snap();
+	run(0, f, 4);
+	assert_int_equal(st->express_packets - e, 4);
+	assert_int_equal(rte_ring_count(rsw_qos.port[3].ring[0]), 0);
+	n = egress(3, out, 8);
+	assert_int_equal(n, 4);
+	free_all(out, n);
+	qp->ecn_enabled = 0;
+	qp->kmin[0] = qp->kmax[0] = 0;
+	rsw_qos_params_derive(qp);
+	rsw_dp.cut_through = false;
+	expect_rings_empty();
+	expect_pool_back();
+}
+
 /* Set-up: EAL is up; build ports, neighbours, tables and the ring PMD. */
 
 static int
@@ -1036,8 +1320,9 @@ neigh(uint8_t family, const uint8_t *addr, uint16_t port, const uint8_t *mac)
 static int
 build_tables(void)
 {
-	struct rsw_tables *t = rsw_tables_alloc(1, 64, 16, 4);
+	struct rsw_tables *t = rsw_tables_alloc(1, 64, 16, 8);
 	struct rsw_group *g;
+	uint32_t nbr[N_PORTS];
 	uint8_t a[16], mac[6];
 	uint16_t p;
 	int idx;
@@ -1051,6 +1336,7 @@ build_tables(void)
 		t->qos.dwrr_quantum[p] = RSW_DWRR_QUANTUM;
 	t->qos.total = 64u << 20;
 	t->qos.queue_limit = 16u << 20;
+	rsw_qos_params_derive(&t->qos);
 	for (p = 0; p < N_PORTS; p++) {
 		const struct rsw_result conn = {.type = RSW_RES_CONNECTED, .port = p};
 		const struct rsw_result local = {.type = RSW_RES_LOCAL, .port = p};
@@ -1081,6 +1367,7 @@ build_tables(void)
 		t->nh[t->n_nh].port = p;
 		t->nh[t->n_nh].neigh = (uint32_t)idx;
 		g->members[p] = t->n_nh++;
+		nbr[p] = (uint32_t)idx;
 	}
 	rsw_group_fill_buckets(g, NULL);
 	group_id = t->n_groups++;
@@ -1126,6 +1413,44 @@ build_tables(void)
 		g->members[0] = t->n_nh++;
 		rsw_group_fill_buckets(g, NULL);
 		ip6(a, 0x100, 0);
+		if (add_route(t, RSW_AF_INET6, a, 48, &r) != 0)
+			return -1;
+	}
+	/* Plain routes (one next hop): 10.99.0.0/16 via 10.0.3.2, 10.98.0.0/16 via 10.0.2.2
+	 * (port 2: MTU 600). */
+	for (p = 3; p >= 2; p--) {
+		const uint8_t net[4] = {10, (uint8_t)(96 + p), 0, 0};
+		struct rsw_result r = {.type = RSW_RES_GROUP, .single = 1, .port = p};
+
+		r.id = plain_id[3 - p] = t->n_groups;
+		r.neigh = nbr[p];
+		g = &t->groups[t->n_groups++];
+		g->n_members = 1;
+		t->nh[t->n_nh].port = p;
+		t->nh[t->n_nh].neigh = nbr[p];
+		g->members[0] = t->n_nh++;
+		rsw_group_fill_buckets(g, NULL);
+		if (add_route(t, RSW_AF_INET, net, 16, &r) != 0)
+			return -1;
+	}
+	/* 2001:db8:99::/48 via 2001:db8:3::2 (port 3, the MAC of 10.0.3.2), a plain route. */
+	{
+		struct rsw_result r = {.type = RSW_RES_GROUP, .single = 1, .port = 3};
+
+		nh_mac(3, mac);
+		ip6(a, 3, 2);
+		idx = neigh(RSW_AF_INET6, a, 3, mac);
+		if (idx < 0)
+			return -1;
+		r.id = plain_id[2] = t->n_groups;
+		r.neigh = (uint32_t)idx;
+		g = &t->groups[t->n_groups++];
+		g->n_members = 1;
+		t->nh[t->n_nh].port = 3;
+		t->nh[t->n_nh].neigh = (uint32_t)idx;
+		g->members[0] = t->n_nh++;
+		rsw_group_fill_buckets(g, NULL);
+		ip6(a, 0x99, 0);
 		if (add_route(t, RSW_AF_INET6, a, 48, &r) != 0)
 			return -1;
 	}
@@ -1269,6 +1594,9 @@ main(void)
 		cmocka_unit_test(test_rings_full),
 		cmocka_unit_test(test_tx_drain),
 		cmocka_unit_test(test_mixed_burst),
+		cmocka_unit_test(test_express),
+		cmocka_unit_test(test_express_behind_queue),
+		cmocka_unit_test(test_express_burst_check),
 	};
 	int ret;
 
