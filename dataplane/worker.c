@@ -998,12 +998,22 @@ express_tx(struct rsw_lcore_stats *st, struct express_port *xp, uint16_t p, uint
 	rsw_port_tx(st, p, xp->m, xp->n, xp->bytes); /* pending is empty: room for 32 */
 }
 
-/* Candidate k of family f: a frame with its IP header ip and DSCP dscp. */
+/*
+ * Pass 1's running totals: a local of express_burst, not in struct express, so that they stay
+ * in registers (the byte stores to the candidate arrays could alias anything in that struct).
+ */
+struct express_acc {
+	uint16_t n4, n6;
+	uint8_t tcs; /* TCs of the candidates */
+	uint64_t bytes;
+	uint64_t tc_bytes[RSW_N_TC];
+};
+
+/* Make frame m a candidate of family f, number k: burst index idx, IP length, DSCP. */
 static __rte_always_inline void
-express_add(struct express *x, struct express_fam *f, const struct rsw_tables *t,
-	    struct rte_mbuf *m, uint8_t idx, uint16_t l3_len, uint8_t dscp, uint8_t *tcs)
+express_add(struct express_acc *a, struct express_fam *f, uint16_t k, const struct rsw_tables *t,
+	    struct rte_mbuf *m, uint8_t idx, uint16_t l3_len, uint8_t dscp)
 {
-	uint16_t k = f->n++;
 	uint8_t tc = t->dscp_to_tc[dscp];
 	uint32_t len = rte_pktmbuf_pkt_len(m);
 
@@ -1011,31 +1021,31 @@ express_add(struct express *x, struct express_fam *f, const struct rsw_tables *t
 	f->idx[k] = idx;
 	f->l3_len[k] = l3_len;
 	f->tc[k] = tc;
-	*tcs |= (uint8_t)(1u << tc);
-	x->bytes += len;
-	x->tc_bytes[tc] += len;
+	a->tcs |= (uint8_t)(1u << tc);
+	a->bytes += len;
+	a->tc_bytes[tc] += len;
 }
 
 /* Make frame m (burst index idx) a candidate if rsw_parse_express4/6 takes it. */
 static __rte_always_inline bool
-express_take(struct express *x, const struct rsw_tables *t, struct rte_mbuf *m, uint8_t idx,
-	     uint64_t mac48, uint8_t *tcs)
+express_take(struct express *x, struct express_acc *a, const struct rsw_tables *t,
+	     struct rte_mbuf *m, uint8_t idx, uint64_t mac48)
 {
 	const struct rte_ipv4_hdr *ip4 = rsw_parse_express4(m, mac48);
 	const struct rte_ipv6_hdr *ip6;
 
 	if (likely(ip4 != NULL)) {
-		x->key4[x->f4.n] = rsw_ntohl(ip4->dst_addr);
-		express_add(x, &x->f4, t, m, idx, rsw_ntohs(ip4->total_length),
-			    ip4->type_of_service >> 2, tcs);
+		x->key4[a->n4] = rsw_ntohl(ip4->dst_addr);
+		express_add(a, &x->f4, a->n4++, t, m, idx, rsw_ntohs(ip4->total_length),
+			    ip4->type_of_service >> 2);
 		return true;
 	}
 	ip6 = rsw_parse_express6(m, mac48);
 	if (likely(ip6 != NULL)) {
-		memcpy(x->key6[x->f6.n], ip6->dst_addr, 16);
-		express_add(x, &x->f6, t, m, idx,
+		memcpy(x->key6[a->n6], ip6->dst_addr, 16);
+		express_add(a, &x->f6, a->n6++, t, m, idx,
 			    (uint16_t)(sizeof(*ip6) + rsw_ntohs(ip6->payload_len)),
-			    (uint8_t)((rsw_ntohl(ip6->vtc_flow) >> 22) & 0x3f), tcs);
+			    (uint8_t)((rsw_ntohl(ip6->vtc_flow) >> 22) & 0x3f));
 		return true;
 	}
 	return false;
@@ -1103,20 +1113,23 @@ express_burst(struct rsw_lcore_stats *st, const struct rsw_tables *t, uint16_t i
 	uint16_t i, k, p, n_slow = 0, n_fwd = 0;
 	uint8_t tcs = 0;
 
-	x.f4.n = x.f6.n = 0;
-	x.bytes = 0;
-	memset(x.tc_bytes, 0, sizeof(x.tc_bytes));
+	struct express_acc a = {0};
 	for (i = 0; i < RSW_PREFETCH_OFFSET && i < n; i++)
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
 	/* The prefetch of frame i + 3 without a branch per frame, then the last three. */
 	for (i = 0; i + RSW_PREFETCH_OFFSET < n; i++) {
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i + RSW_PREFETCH_OFFSET], void *));
-		if (unlikely(!express_take(&x, t, pkts[i], (uint8_t)i, mac48, &tcs)))
+		if (unlikely(!express_take(&x, &a, t, pkts[i], (uint8_t)i, mac48)))
 			slow |= 1u << i;
 	}
 	for (; i < n; i++)
-		if (unlikely(!express_take(&x, t, pkts[i], (uint8_t)i, mac48, &tcs)))
+		if (unlikely(!express_take(&x, &a, t, pkts[i], (uint8_t)i, mac48)))
 			slow |= 1u << i;
+	x.f4.n = a.n4;
+	x.f6.n = a.n6;
+	x.bytes = a.bytes;
+	memcpy(x.tc_bytes, a.tc_bytes, sizeof(x.tc_bytes));
+	tcs = a.tcs;
 	if (unlikely(x.f4.n + x.f6.n == 0 || !express_admits(&x, &t->qos, in_port, tcs))) {
 		st->express_skip[in_port] = RSW_EXPRESS_BACKOFF;
 		return false;
