@@ -898,7 +898,6 @@ process_general(struct rsw_lcore_stats *st, const struct rsw_tables *t, uint16_t
  */
 struct express_port {
 	uint16_t n;
-	uint32_t bytes;
 	uint32_t tc_packets[RSW_N_TC];
 	uint32_t tc_bytes[RSW_N_TC];
 	struct rte_mbuf *m[RSW_BURST];
@@ -975,27 +974,32 @@ express_admits(const struct express *x, const struct rsw_qos_params *qp, uint16_
 	return true;
 }
 
-/* Send what the express path forwarded to port p, with the counters cut-through keeps. */
-static inline void
+/*
+ * Send what the express path forwarded to port p (TCs among tcs), with the counters
+ * cut-through keeps. @return its bytes.
+ */
+static inline uint64_t
 express_tx(struct rsw_lcore_stats *st, struct express_port *xp, uint16_t p, uint8_t tcs)
 {
 	struct rsw_qos_port *qport = &rsw_qos.port[p];
+	uint64_t bytes = 0;
 	unsigned int tc;
 
-	if (qport->speed_bps)
-		rsw_sched[p].tokens_milli -=
-			((uint64_t)xp->bytes + (uint64_t)xp->n * RSW_WIRE_OVERHEAD) * 1000;
 	while (tcs != 0) {
 		tc = (unsigned int)__builtin_ctz(tcs);
 		tcs &= (uint8_t)(tcs - 1);
 		if (xp->tc_packets[tc] == 0)
 			continue;
+		bytes += xp->tc_bytes[tc];
 		st->qos.q[p][tc][RSW_QC_enqueued_packets] += xp->tc_packets[tc];
 		st->qos.q[p][tc][RSW_QC_enqueued_bytes] += xp->tc_bytes[tc];
 		st->qos.q[p][tc][RSW_QC_dequeued_packets] += xp->tc_packets[tc];
 		st->qos.q[p][tc][RSW_QC_dequeued_bytes] += xp->tc_bytes[tc];
 	}
-	rsw_port_tx(st, p, xp->m, xp->n, xp->bytes); /* pending is empty: room for 32 */
+	if (qport->speed_bps)
+		rsw_sched[p].tokens_milli -= (bytes + (uint64_t)xp->n * RSW_WIRE_OVERHEAD) * 1000;
+	rsw_port_tx(st, p, xp->m, xp->n, bytes); /* pending is empty: room for 32 */
+	return bytes;
 }
 
 /*
@@ -1004,8 +1008,6 @@ express_tx(struct rsw_lcore_stats *st, struct express_port *xp, uint16_t p, uint
  */
 struct express_acc {
 	uint16_t n4, n6;
-	uint8_t tcs; /* TCs of the candidates */
-	uint64_t bytes;
 	uint64_t tc_bytes[RSW_N_TC];
 };
 
@@ -1021,9 +1023,7 @@ express_add(struct express_acc *a, struct express_fam *f, uint16_t k, const stru
 	f->idx[k] = idx;
 	f->l3_len[k] = l3_len;
 	f->tc[k] = tc;
-	a->tcs |= (uint8_t)(1u << tc);
-	a->bytes += len;
-	a->tc_bytes[tc] += len;
+	a->tc_bytes[tc] += len; /* the TCs and total bytes follow from these, once per burst */
 }
 
 /* Make frame m (burst index idx) a candidate if rsw_parse_express4/6 takes it. */
@@ -1091,7 +1091,6 @@ express_fwd(struct express *x, struct rsw_lcore_stats *st, const struct rsw_tabl
 	st->lb[r->id][0].bytes += len;
 	xp = &x->port[out];
 	xp->m[xp->n++] = m;
-	xp->bytes += len;
 	xp->tc_packets[tc]++;
 	xp->tc_bytes[tc] += len;
 	return true;
@@ -1127,9 +1126,12 @@ express_burst(struct rsw_lcore_stats *st, const struct rsw_tables *t, uint16_t i
 			slow |= 1u << i;
 	x.f4.n = a.n4;
 	x.f6.n = a.n6;
-	x.bytes = a.bytes;
 	memcpy(x.tc_bytes, a.tc_bytes, sizeof(x.tc_bytes));
-	tcs = a.tcs;
+	x.bytes = 0;
+	for (i = 0; i < RSW_N_TC; i++) {
+		x.bytes += a.tc_bytes[i];
+		tcs |= (uint8_t)((a.tc_bytes[i] != 0) << i); /* a frame has 14 bytes or more */
+	}
 	if (unlikely(x.f4.n + x.f6.n == 0 || !express_admits(&x, &t->qos, in_port, tcs))) {
 		st->express_skip[in_port] = RSW_EXPRESS_BACKOFF;
 		return false;
@@ -1163,8 +1165,7 @@ express_burst(struct rsw_lcore_stats *st, const struct rsw_tables *t, uint16_t i
 		if (xp->n == 0)
 			continue;
 		n_fwd = (uint16_t)(n_fwd + xp->n);
-		fwd_bytes += xp->bytes;
-		express_tx(st, xp, p, tcs);
+		fwd_bytes += express_tx(st, xp, p, tcs);
 	}
 	st->port[in_port].c[RSW_PC_rx_packets] += n_fwd;
 	st->port[in_port].c[RSW_PC_rx_bytes] += fwd_bytes;
