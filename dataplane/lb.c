@@ -155,24 +155,6 @@ rand_below(uint32_t n)
 	return (uint32_t)(((uint64_t)(uint32_t)rte_rand() * n) >> 32);
 }
 
-/*
- * Round-robin: the next live member of the spray sequence. The position moves past the
- * entries of down members too, so the live members keep their weighted shares and none of
- * them inherits a down member's turns.
- */
-static inline uint32_t
-spray_rr(const struct rsw_group *g, uint16_t live, uint32_t *pos)
-{
-	uint32_t j, mi;
-
-	for (j = 0; j < g->spray_len; j++) {
-		mi = g->spray_seq[(*pos)++ % g->spray_len];
-		if (live & (1u << mi))
-			return mi;
-	}
-	return RSW_LB_NONE;
-}
-
 /* Random: a weighted pick; a pick of a down member is redrawn evenly over the live ones. */
 static inline uint32_t
 spray_random(const struct rsw_group *g, uint16_t live)
@@ -204,7 +186,7 @@ least_loaded(const struct rsw_group *g, uint16_t live, uint8_t tc, struct rsw_lb
 	 * Equal depths: round-robin (exactly even while every queue is equal, e.g. all empty),
 	 * but never onto a queue deeper than the two choices.
 	 */
-	mi = spray_rr(g, live, &ls->rr[gid]);
+	mi = rsw_lb_spray_rr(g, live, &ls->rr[gid]);
 	if (mi != a && mi != b &&
 	    __atomic_load_n(&rsw_qos.port[g->ports[mi]].q_bytes[tc], __ATOMIC_RELAXED) > qa)
 		return a;
@@ -223,7 +205,7 @@ rsw_lb_select_multi(const struct rsw_tables *t, const struct rsw_group *g, uint3
 	case RSW_LB_SPRAY:
 		if (t->spray_random)
 			return spray_random(g, live);
-		return spray_rr(g, live, &ls->rr[gid]);
+		return rsw_lb_spray_rr(g, live, &ls->rr[gid]);
 	case RSW_LB_ADAPTIVE:
 		return least_loaded(g, live, info->tc, ls, gid);
 	case RSW_LB_FLOWLET:

@@ -106,6 +106,30 @@ rsw_lb_mode_of(const struct rsw_tables *t, const struct rsw_group *g,
 	return rsw_lb_mode_for_tc(t, g->lb_mode, info->tc);
 }
 
+/*
+ * Spray, round-robin: the next live member of the spray sequence from position *pos (moved on,
+ * kept below spray_len: a wrap, not a division per frame; a position left from a longer
+ * sequence of an older generation starts over). The position moves past the entries of down
+ * members too, so the live members keep their weighted shares and none of them inherits a
+ * down member's turns.
+ */
+static inline uint32_t
+rsw_lb_spray_rr(const struct rsw_group *g, uint16_t live, uint32_t *pos)
+{
+	uint32_t j, mi, p = *pos < g->spray_len ? *pos : 0;
+
+	for (j = 0; j < g->spray_len; j++) {
+		mi = g->spray_seq[p];
+		p = p + 1 == g->spray_len ? 0 : p + 1;
+		if (live & (1u << mi)) {
+			*pos = p;
+			return mi;
+		}
+	}
+	*pos = p;
+	return RSW_LB_NONE;
+}
+
 /** Member index of group g for a flow hash. */
 static inline uint32_t
 rsw_lb_pick_hash(const struct rsw_group *g, uint32_t hash)

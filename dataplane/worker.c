@@ -1052,26 +1052,21 @@ express_take(struct express *x, struct express_acc *a, const struct rsw_tables *
 }
 
 /*
- * Forward candidate k of family f (kind: its enum rsw_pkt_kind) if its route, port, MTU and
- * neighbour allow. @return false when the general path must take it (nothing changed).
+ * The rest of forwarding candidate k of family f (frame m, kind) to port out, neighbour neigh,
+ * counted on the group member's counters lb. @return false when the general path must take
+ * it (nothing changed).
  */
 static __rte_always_inline bool
-express_fwd(struct express *x, struct rsw_lcore_stats *st, const struct rsw_tables *t,
-	    const struct express_fam *f, uint16_t k, uint8_t kind)
+express_out(struct express *x, const struct express_fam *f, uint16_t k, uint8_t kind,
+	    struct rte_mbuf *m, uint16_t out, uint32_t neigh, struct rsw_lb_member_stats *lb)
 {
-	struct rte_mbuf *m = f->m[k];
-	uint64_t nhv = f->nh[k], mac;
-	const struct rsw_result *r = &t->results[nhv < t->n_results ? nhv : 0];
 	const struct rsw_port_rt *pr;
 	struct express_port *xp;
-	uint16_t out, l3_len = f->l3_len[k];
+	uint16_t l3_len = f->l3_len[k];
+	uint64_t mac;
 	uint32_t len;
 	uint8_t tc;
 
-	if (unlikely(!rsw_result_plain(r) ||
-		     (__atomic_load_n(&rsw_lb_down[r->id], __ATOMIC_RELAXED) & 1)))
-		return false;
-	out = r->port;
 	if (unlikely(!(x->open & (1u << out))) &&
 	    ((x->checked & (1u << out)) || !express_open(x, out)))
 		return false;
@@ -1079,21 +1074,73 @@ express_fwd(struct express *x, struct rsw_lcore_stats *st, const struct rsw_tabl
 	/* Too big, or the port is down (fwd_mtu 0: check both). */
 	if (unlikely(l3_len > pr->fwd_mtu) && (pr->admin_down || l3_len > pr->mtu))
 		return false;
-	mac = r->neigh == UINT32_MAX
+	mac = neigh == UINT32_MAX
 		      ? 0
-		      : __atomic_load_n(&rsw_fib_main.neigh[r->neigh].mac_valid, __ATOMIC_ACQUIRE);
+		      : __atomic_load_n(&rsw_fib_main.neigh[neigh].mac_valid, __ATOMIC_ACQUIRE);
 	if (unlikely(!(mac & RSW_NEIGH_VALID)))
 		return false;
 	rsw_rewrite_word(m, RTE_ETHER_HDR_LEN, kind, mac, &pr->mac);
 	len = rte_pktmbuf_pkt_len(m);
 	tc = f->tc[k];
-	st->lb[r->id][0].packets++;
-	st->lb[r->id][0].bytes += len;
+	lb->packets++;
+	lb->bytes += len;
 	xp = &x->port[out];
 	xp->m[xp->n++] = m;
 	xp->tc_packets[tc]++;
 	xp->tc_bytes[tc] += len;
 	return true;
+}
+
+/*
+ * express_fwd for a group gid that is not a plain route: a group of one member, or one that
+ * sprays round-robin (the member rsw_lb_select_h would pick; the group's position moves on
+ * only when the frame goes, so each entry of the spray sequence is taken once, by whichever
+ * path sends the frame). Hashing (the hash chain inside the forwarding step cost more than the
+ * general path's batch), random spray, adaptive and flowlet groups go to the general path.
+ */
+static __rte_noinline bool
+express_group(struct express *x, struct rsw_lcore_stats *st, const struct rsw_tables *t,
+	      const struct express_fam *f, uint16_t k, uint8_t kind, uint32_t gid)
+{
+	const struct rsw_group *g = &t->groups[gid];
+	const uint16_t all = (uint16_t)((1u << g->n_members) - 1);
+	uint16_t live = (uint16_t)~__atomic_load_n(&rsw_lb_down[gid], __ATOMIC_RELAXED) & all;
+	uint32_t mi = 0, pos = st->lb_state.rr[gid];
+	const struct rsw_nexthop *nh;
+
+	if (unlikely(live == 0))
+		return false;
+	if (g->n_members > 1) {
+		if (rsw_lb_mode_for_tc(t, g->lb_mode, f->tc[k]) != RSW_LB_SPRAY || t->spray_random)
+			return false;
+		mi = rsw_lb_spray_rr(g, live, &pos);
+	}
+	nh = &t->nh[g->members[mi]];
+	if (!express_out(x, f, k, kind, f->m[k], nh->port, nh->neigh, &st->lb[gid][mi]))
+		return false;
+	st->lb_state.rr[gid] = pos;
+	return true;
+}
+
+/*
+ * Forward candidate k of family f (kind: its enum rsw_pkt_kind) if its route, port, MTU and
+ * neighbour allow. @return false when the general path must take it (nothing changed).
+ */
+static __rte_always_inline bool
+express_fwd(struct express *x, struct rsw_lcore_stats *st, const struct rsw_tables *t,
+	    const struct express_fam *f, uint16_t k, uint8_t kind)
+{
+	uint64_t nhv = f->nh[k];
+	const struct rsw_result *r = &t->results[nhv < t->n_results ? nhv : 0];
+
+	if (unlikely(!rsw_result_plain(r))) {
+		if (r->type != RSW_RES_GROUP)
+			return false;
+		return express_group(x, st, t, f, k, kind, r->id);
+	}
+	if (unlikely(__atomic_load_n(&rsw_lb_down[r->id], __ATOMIC_RELAXED) & 1))
+		return false;
+	return express_out(x, f, k, kind, f->m[k], r->port, r->neigh, &st->lb[r->id][0]);
 }
 
 /*

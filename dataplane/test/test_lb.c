@@ -231,6 +231,40 @@ test_lb_no_live_member(void **state)
 
 /* Spray, round-robin. */
 
+/*
+ * The position walks the spray sequence and wraps (no division per frame); a position beyond
+ * the sequence (left by a longer one of an older generation) starts over at its first entry;
+ * a down member's entries are walked past.
+ */
+static void
+test_lb_rr_position(void **state)
+{
+	struct rsw_group g;
+	uint32_t pos = 7, i;
+
+	(void)state;
+	memset(&g, 0, sizeof(g));
+	g.n_members = 3;
+	g.spray_len = 3;
+	g.spray_seq[0] = 2;
+	g.spray_seq[1] = 0;
+	g.spray_seq[2] = 1;
+	assert_int_equal(rsw_lb_spray_rr(&g, 0x7, &pos), 2);
+	assert_int_equal(pos, 1);
+	assert_int_equal(rsw_lb_spray_rr(&g, 0x7, &pos), 0);
+	assert_int_equal(rsw_lb_spray_rr(&g, 0x7, &pos), 1);
+	assert_int_equal(pos, 0);
+	for (i = 0; i < 3000; i++)
+		assert_int_equal(rsw_lb_spray_rr(&g, 0x7, &pos), g.spray_seq[i % 3]);
+	/* Member 0 down: 2, 1, 2, 1, ... and the position passes over its entry. */
+	for (i = 0; i < 10; i++)
+		assert_int_equal(rsw_lb_spray_rr(&g, 0x6, &pos), i % 2 ? 1 : 2);
+	assert_int_equal(pos, 0); /* 10 picks over 15 entries */
+	pos = 1;
+	assert_int_equal(rsw_lb_spray_rr(&g, 0, &pos), RSW_LB_NONE);
+	assert_int_equal(pos, 1); /* a full turn */
+}
+
 static void
 test_lb_rr_even(void **state)
 {
@@ -673,7 +707,7 @@ test_lb_adaptive(void **state)
 		counts[pick(t, 0, &elephant, TC, &ls_a, 0)]++;
 	for (j = 0; j < 4; j++)
 		assert_share(counts[j], N_PKTS / 4.0, TOL, "adaptive, ties", j);
-	assert_true(ls_a.rr[0] > 0);
+	assert_true(ls_a.rr[0] < t->groups[0].spray_len); /* the tie-break's position */
 	/* A down member is never picked, even with the emptiest queue. */
 	for (j = 0; j < 4; j++)
 		rsw_qos.port[j].q_bytes[TC] = j == 0 ? 0 : 5000;
@@ -896,6 +930,7 @@ main(void)
 	static const uint8_t mac[6] = {2, 0, 0, 0, 0, 1};
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lb_no_live_member),
+		cmocka_unit_test(test_lb_rr_position),
 		cmocka_unit_test(test_lb_rr_even),
 		cmocka_unit_test(test_lb_rr_weighted),
 		cmocka_unit_test(test_lb_spray_member_down),

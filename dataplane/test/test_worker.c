@@ -1017,6 +1017,7 @@ struct xrun {
 	struct rsw_port_stats d[N_PORTS];        /* counter deltas */
 	uint64_t q3[RSW_N_QUEUE_CTRS];           /* port 3 TC 0 queue counter deltas */
 	uint64_t lb;                             /* packets of the two plain routes to port 3 */
+	struct rsw_lb_member_stats g[N_PORTS];   /* the ECMP group's members */
 	uint64_t express;                        /* express_packets delta */
 	unsigned int n[N_PORTS];                 /* frames sent per port */
 	struct ut_frame out[N_PORTS][RSW_BURST]; /* their bytes, in order */
@@ -1080,6 +1081,7 @@ express_run(const struct ut_frame *f, struct xrun *x)
 
 	snap();
 	memcpy(q, st->qos.q[3][0], sizeof(q));
+	st->lb_state.rr[group_id] = 0; /* spray: every run from the same position */
 	run(0, f, RSW_BURST);
 	x->express = st->express_packets - e;
 	for (p = 0; p < N_PORTS; p++) {
@@ -1095,6 +1097,10 @@ express_run(const struct ut_frame *f, struct xrun *x)
 	for (c = 0; c < RSW_N_QUEUE_CTRS; c++)
 		x->q3[c] = st->qos.q[3][0][c] - q[c];
 	x->lb = st->lb[plain_id[0]][0].packets + st->lb[plain_id[2]][0].packets - lb;
+	for (p = 0; p < N_PORTS; p++) {
+		x->g[p].packets = st->lb[group_id][p].packets - lb_before[p].packets;
+		x->g[p].bytes = st->lb[group_id][p].bytes - lb_before[p].bytes;
+	}
 	/* The MTU and TTL errors (4 each) for the control thread to answer. */
 	i = drain(rsw_dp.punt, out, RSW_BURST);
 	assert_int_equal(i, 8);
@@ -1103,35 +1109,67 @@ express_run(const struct ut_frame *f, struct xrun *x)
 	expect_pool_back();
 }
 
+/* Run o (number r) sent the same frames from each port as run a, and moved every counter alike. */
+static void
+expect_same_run(const struct xrun *a, const struct xrun *o, unsigned int r)
+{
+	unsigned int i, j, k;
+
+	assert_memory_equal(a->d, o->d, sizeof(a->d));
+	assert_memory_equal(a->q3, o->q3, sizeof(a->q3));
+	assert_int_equal(a->lb, o->lb);
+	assert_memory_equal(a->g, o->g, sizeof(a->g));
+	assert_memory_equal(a->n, o->n, sizeof(a->n));
+	for (i = 0; i < N_PORTS; i++)
+		for (k = 0; k < a->n[i]; k++) {
+			for (j = 0; j < o->n[i]; j++)
+				if (a->out[i][k].len == o->out[i][j].len &&
+				    memcmp(a->out[i][k].b, o->out[i][j].b, a->out[i][k].len) == 0)
+					break;
+			if (j == o->n[i])
+				fail_msg("port %u: frame %u of the express run not in run %u", i, k,
+					 r);
+		}
+}
+
+/* The express burst through the express path (a), the general path with cut-through (b), and
+ * queued and scheduled (c). */
+static void
+express_runs(const struct ut_frame *f, struct xrun *a, struct xrun *b, struct xrun *c)
+{
+	set_icmp_unreachable(1);
+	rsw_dp.cut_through = true;
+	rsw_dp.express = true;
+	memset(st->express_skip, 0, sizeof(st->express_skip));
+	express_run(f, a);
+	assert_int_equal(st->express_skip[0], 0); /* most candidates went express */
+	rsw_dp.express = false;
+	express_run(f, b);
+	rsw_dp.cut_through = false;
+	express_run(f, c);
+	set_icmp_unreachable(0);
+	assert_int_equal(b->express + c->express, 0);
+	expect_same_run(a, b, 1);
+	expect_same_run(a, c, 2);
+}
+
 static void
 test_express(void **state)
 {
 	static struct ut_frame f[RSW_BURST];
 	static struct xrun a, b, c;
-	const struct xrun *other[2] = {&b, &c};
-	unsigned int i, k, j, r;
+	unsigned int i, k, j;
 	uint8_t mac[6];
 
 	(void)state;
 	express_frames(f);
-	set_icmp_unreachable(1);
-	rsw_dp.cut_through = true;
-	rsw_dp.express = true;
-	memset(st->express_skip, 0, sizeof(st->express_skip));
-	express_run(f, &a);
-	assert_int_equal(st->express_skip[0], 0); /* 16 of 24 candidates went express */
-	rsw_dp.express = false;
-	express_run(f, &b); /* the general path, cut-through */
-	rsw_dp.cut_through = false;
-	express_run(f, &c); /* the general path, queued and scheduled */
-	set_icmp_unreachable(0);
+	express_runs(f, &a, &b, &c);
 
 	/*
 	 * The 16 plain-route frames went express, first: IPv4 then IPv6, each in order; then the
 	 * general path's frames to port 3: the CNPs, and the ECMP frames that hashed there.
 	 */
 	assert_int_equal(a.express, 16);
-	assert_int_equal(b.express + c.express, 0);
 	assert_true(a.n[3] >= 20);
 	nh_mac(3, mac);
 	for (i = k = j = 0; i < RSW_BURST; i++) {
@@ -1163,27 +1201,31 @@ test_express(void **state)
 	assert_int_equal(a.q3[RSW_QC_enqueued_packets], a.n[3]);
 	assert_int_equal(a.q3[RSW_QC_dequeued_packets], a.n[3]);
 	assert_int_equal(a.lb, 20);
-	/* Every counter as the general path keeps them, and the same frames left each port. */
-	for (r = 0; r < 2; r++) {
-		const struct xrun *o = other[r];
+	assert_int_equal(a.g[0].packets + a.g[1].packets + a.g[2].packets + a.g[3].packets, 4);
+}
 
-		assert_memory_equal(a.d, o->d, sizeof(a.d));
-		assert_memory_equal(a.q3, o->q3, sizeof(a.q3));
-		assert_int_equal(a.lb, o->lb);
-		assert_memory_equal(a.n, o->n, sizeof(a.n));
-		for (i = 0; i < N_PORTS; i++)
-			for (k = 0; k < a.n[i]; k++) {
-				for (j = 0; j < o->n[i]; j++)
-					if (a.out[i][k].len == o->out[i][j].len &&
-					    memcmp(a.out[i][k].b, o->out[i][j].b,
-						   a.out[i][k].len) == 0)
-						break;
-				if (j == o->n[i])
-					fail_msg(
-						"port %u: frame %u of the express run not in run %u",
-						i, k, r);
-			}
-	}
+/*
+ * A group that sprays round-robin goes express too, member for member as the general path
+ * picks them from the same position.
+ */
+static void
+test_express_spray(void **state)
+{
+	static struct ut_frame f[RSW_BURST];
+	static struct xrun a, b, c;
+	struct rsw_group *g = &rsw_fib_main.tables->groups[group_id];
+	int16_t mode = g->lb_mode;
+	uint16_t p;
+
+	(void)state;
+	g->lb_mode = RSW_LB_SPRAY;
+	express_frames(f);
+	express_runs(f, &a, &b, &c);
+	g->lb_mode = mode;
+	assert_int_equal(a.express, 20);
+	/* The 4 ECMP frames, one per member in the spray sequence's order. */
+	for (p = 0; p < N_PORTS; p++)
+		assert_int_equal(a.g[p].packets, 1);
 }
 
 /* A port with a frame queued takes no express frame: nothing overtakes it. */
@@ -1595,6 +1637,7 @@ main(void)
 		cmocka_unit_test(test_tx_drain),
 		cmocka_unit_test(test_mixed_burst),
 		cmocka_unit_test(test_express),
+		cmocka_unit_test(test_express_spray),
 		cmocka_unit_test(test_express_behind_queue),
 		cmocka_unit_test(test_express_burst_check),
 	};
