@@ -50,6 +50,15 @@ uint32_t rsw_lb_select_multi(const struct rsw_tables *t, const struct rsw_group 
 			     struct rsw_lb_lcore *ls, uint64_t now, uint16_t live,
 			     const uint32_t *hash);
 
+/** The live members of group gid (g): bit i for member i. */
+static inline uint16_t
+rsw_lb_live(const struct rsw_group *g, uint32_t gid)
+{
+	const uint16_t all = (uint16_t)((1u << g->n_members) - 1);
+
+	return (uint16_t)~__atomic_load_n(&rsw_lb_down[gid], __ATOMIC_RELAXED) & all;
+}
+
 /**
  * Pick the member of group gid (g) for a packet of traffic class tc.
  * Mode: the route's, else load_balance.per_tc, else load_balance.mode; CNPs always hash.
@@ -62,8 +71,7 @@ rsw_lb_select_h(const struct rsw_tables *t, const struct rsw_group *g, uint32_t 
 		const struct rte_mbuf *m, const struct rsw_pkt_info *info, struct rsw_lb_lcore *ls,
 		uint64_t now, const uint32_t *hash)
 {
-	const uint16_t all = (uint16_t)((1u << g->n_members) - 1);
-	uint16_t live = (uint16_t)~__atomic_load_n(&rsw_lb_down[gid], __ATOMIC_RELAXED) & all;
+	uint16_t live = rsw_lb_live(g, gid);
 
 	if (unlikely(live == 0))
 		return RSW_LB_NONE;

@@ -148,6 +148,22 @@ rsw_mac48_eq(uint64_t frame8, uint64_t mac48)
 }
 
 /*
+ * Whether a frame's bytes 12-15, loaded as one word, are EtherType 0x0800 and version/IHL 0x45
+ * (IPv4 without options): one masked compare.
+ */
+static __rte_always_inline int
+rsw_ipv4_ihl5_word(uint32_t w)
+{
+	static const uint8_t v4_bytes[4] = {0x08, 0x00, 0x45, 0x00};
+	static const uint8_t v4_mask_bytes[4] = {0xff, 0xff, 0xff, 0x00};
+	uint32_t v4, v4_mask;
+
+	memcpy(&v4, v4_bytes, 4);
+	memcpy(&v4_mask, v4_mask_bytes, 4);
+	return (w & v4_mask) == v4;
+}
+
+/*
  * The L4 step of the IP parsers (a fragment, IPv4, has none) for protocol proto: UDP ports,
  * RoCEv2 BTH (dest QP, CNP opcode) on dport 4791, UET (entropy in sport) on 4793; TCP and SCTP
  * ports. Flags go to *flags (|=): info->flags for rsw_parse, a register once inlined in the
@@ -202,12 +218,9 @@ static __rte_always_inline enum rsw_pkt_kind
 rsw_parse_fast(const struct rte_mbuf *m, uint64_t mac48, const struct rte_ether_addr *port_mac,
 	       struct rsw_pkt_info *info, const uint8_t **l3)
 {
-	/* EtherType 0x0800 and version/IHL 0x45, as loaded from the frame's bytes 12-15. */
-	static const uint8_t v4_bytes[4] = {0x08, 0x00, 0x45, 0x00};
-	static const uint8_t v4_mask_bytes[4] = {0xff, 0xff, 0xff, 0x00};
 	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
 	uint32_t len = rte_pktmbuf_data_len(m);
-	uint32_t avail, tot, w, v4, v4_mask;
+	uint32_t avail, tot, w;
 	uint64_t d8;
 	uint16_t type;
 	uint8_t flags = 0;
@@ -217,14 +230,12 @@ rsw_parse_fast(const struct rte_mbuf *m, uint64_t mac48, const struct rte_ether_
 		return rsw_parse(m, port_mac, info);
 	memcpy(&d8, p, 8); /* the destination MAC and two bytes of the source */
 	memcpy(&w, p + 12, 4);
-	memcpy(&v4, v4_bytes, 4);
-	memcpy(&v4_mask, v4_mask_bytes, 4);
 	if (unlikely(!rsw_mac48_eq(d8, mac48)))
 		return rsw_parse(m, port_mac, info);
 	memset(info, 0, sizeof(*info));
 	info->l3_off = RTE_ETHER_HDR_LEN;
 	avail = len - RTE_ETHER_HDR_LEN;
-	if (likely((w & v4_mask) == v4)) {
+	if (likely(rsw_ipv4_ihl5_word(w))) {
 		const struct rte_ipv4_hdr *ip =
 			(const struct rte_ipv4_hdr *)(p + RTE_ETHER_HDR_LEN);
 
@@ -304,20 +315,16 @@ rsw_express_l4_ok(const uint8_t *l4, uint32_t avail, uint8_t proto)
 static __rte_always_inline const struct rte_ipv4_hdr *
 rsw_parse_express4(const struct rte_mbuf *m, uint64_t mac48)
 {
-	static const uint8_t v4_bytes[4] = {0x08, 0x00, 0x45, 0x00};
-	static const uint8_t v4_mask_bytes[4] = {0xff, 0xff, 0xff, 0x00};
 	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
 	const struct rte_ipv4_hdr *ip = (const struct rte_ipv4_hdr *)(p + RTE_ETHER_HDR_LEN);
-	uint32_t len = rte_pktmbuf_data_len(m), tot, w, v4, v4_mask;
+	uint32_t len = rte_pktmbuf_data_len(m), tot, w;
 	uint64_t d8;
 
 	if (unlikely(len < RTE_ETHER_HDR_LEN + sizeof(struct rte_ipv4_hdr)))
 		return NULL;
 	memcpy(&d8, p, 8);
 	memcpy(&w, p + 12, 4);
-	memcpy(&v4, v4_bytes, 4);
-	memcpy(&v4_mask, v4_mask_bytes, 4);
-	if (unlikely(!rsw_mac48_eq(d8, mac48) || (w & v4_mask) != v4))
+	if (unlikely(!rsw_mac48_eq(d8, mac48) || !rsw_ipv4_ihl5_word(w)))
 		return NULL;
 	tot = rsw_ntohs(ip->total_length);
 	if (unlikely(tot < sizeof(*ip) || tot > len - RTE_ETHER_HDR_LEN || ip->time_to_live <= 1))

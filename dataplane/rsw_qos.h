@@ -40,6 +40,13 @@
 #define RSW_PAUSE_OPCODE      0x0001
 #define RSW_PFC_DEFAULT_SPEED 10000000000ULL /* pause timing when a port's speed is unknown */
 
+/* Shaper tokens (thousandths of a byte) that frames of bytes in all take on the wire. */
+static inline uint64_t
+rsw_wire_milli(uint64_t bytes, uint64_t frames)
+{
+	return (bytes + frames * RSW_WIRE_OVERHEAD) * 1000;
+}
+
 /* Per (port, TC) queue counters, in the order of `show queues`. */
 #define RSW_FOREACH_QUEUE_CTR(X)                                                                   \
 	X(enqueued_packets)                                                                        \

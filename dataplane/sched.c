@@ -257,14 +257,14 @@ rsw_sched_port(struct rsw_lcore_stats *st, const struct rsw_qos_params *qp, uint
 			break;
 		m = ps->head[tc][ps->head_i[tc]];
 		len = rte_pktmbuf_pkt_len(m);
-		if (shaped && ps->tokens_milli < (uint64_t)(len + RSW_WIRE_OVERHEAD) * 1000)
+		if (shaped && ps->tokens_milli < rsw_wire_milli(len, 1))
 			break;
 		if (++ps->head_i[tc] >= ps->head_n[tc] && !tc_has(ps, p, (uint8_t)tc)) {
 			elig &= (uint8_t) ~(1u << tc);
 			empty |= (uint8_t)(1u << tc);
 		}
 		if (shaped)
-			ps->tokens_milli -= (uint64_t)(len + RSW_WIRE_OVERHEAD) * 1000;
+			ps->tokens_milli -= rsw_wire_milli(len, 1);
 		if (!(qp->is_strict & (1u << tc)))
 			ps->deficit[tc] -= (int32_t)len;
 		meta = rsw_meta(m);

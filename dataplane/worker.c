@@ -539,6 +539,19 @@ ttl:
 	icmp_error(c, st, 1, in_port, m, info, RSW_PC_ttl_expired, RSW_PUNT_TTL);
 }
 
+/* Frames of queue (p, tc) sent cut-through: counted enqueued and dequeued at once. */
+static inline void
+count_cut_through(struct rsw_lcore_stats *st, uint16_t p, uint8_t tc, uint32_t packets,
+		  uint64_t bytes)
+{
+	uint64_t *q = st->qos.q[p][tc];
+
+	q[RSW_QC_enqueued_packets] += packets;
+	q[RSW_QC_enqueued_bytes] += bytes;
+	q[RSW_QC_dequeued_packets] += packets;
+	q[RSW_QC_dequeued_bytes] += bytes;
+}
+
 /*
  * Step 8, cut-through: a queue of an idle port this lcore owns sends its slot straight to the
  * PMD, as an ASIC sends a packet that finds its queue empty and the port free: counted
@@ -579,8 +592,7 @@ cut_through(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_qo
 		if (qport->speed_bps) {
 			rsw_shaper_refill(ps, qport->speed_bps, rsw_dp.ports[p].mtu, now);
 			/* Tokens for every frame of the burst: one subtraction at the end. */
-			shaped = ps->tokens_milli <
-				 (c->used_add + (uint64_t)RSW_BURST * RSW_WIRE_OVERHEAD) * 1000;
+			shaped = ps->tokens_milli < rsw_wire_milli(c->used_add, RSW_BURST);
 		}
 		paused = rsw_paused_mask(qport, now);
 		n_tx = 0;
@@ -589,8 +601,7 @@ cut_through(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_qo
 		for (i = 0; i < c->n_slots; i++) {
 			struct out_slot *sl = &c->slots[i];
 			uint8_t tc = sl->tc, bit = (uint8_t)(1u << tc);
-			uint64_t wire =
-				((uint64_t)sl->bytes + (uint64_t)sl->n * RSW_WIRE_OVERHEAD) * 1000;
+			uint64_t wire = rsw_wire_milli(sl->bytes, sl->n);
 
 			if (sl->port != p || sl->n == 0)
 				continue;
@@ -605,10 +616,7 @@ cut_through(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_qo
 			} else {
 				tx_wire += wire;
 			}
-			st->qos.q[p][tc][RSW_QC_enqueued_packets] += sl->n;
-			st->qos.q[p][tc][RSW_QC_enqueued_bytes] += sl->bytes;
-			st->qos.q[p][tc][RSW_QC_dequeued_packets] += sl->n;
-			st->qos.q[p][tc][RSW_QC_dequeued_bytes] += sl->bytes;
+			count_cut_through(st, p, tc, sl->n, sl->bytes);
 			if (unlikely(c->has_cnp))
 				for (j = 0; j < sl->n; j++)
 					st->port[p].c[RSW_PC_cnp_tx] +=
@@ -920,7 +928,6 @@ struct express {
 	uint32_t checked;            /* egress ports looked at in this burst */
 	uint32_t open;               /* egress ports taking express frames */
 	uint64_t bytes;              /* the candidates' bytes */
-	uint64_t tc_bytes[RSW_N_TC]; /* per TC: the most the burst adds to any queue or PG */
 	uint64_t now;
 	struct express_port port[RSW_MAX_PORTS];
 };
@@ -941,8 +948,7 @@ express_open(struct express *x, uint16_t p)
 		struct rsw_port_sched *ps = &rsw_sched[p];
 
 		rsw_shaper_refill(ps, qport->speed_bps, rsw_dp.ports[p].mtu, x->now);
-		if (ps->tokens_milli <
-		    (x->bytes + (uint64_t)(x->f4.n + x->f6.n) * RSW_WIRE_OVERHEAD) * 1000)
+		if (ps->tokens_milli < rsw_wire_milli(x->bytes, x->f4.n + x->f6.n))
 			return false;
 	}
 	memset(&x->port[p], 0, offsetof(struct express_port, m));
@@ -950,10 +956,13 @@ express_open(struct express *x, uint16_t p)
 	return true;
 }
 
-/* The burst check: whether the general path's admission takes every candidate (tcs: theirs). */
+/*
+ * The burst check: whether the general path's admission takes every candidate (tcs: their
+ * TCs; tc_bytes: their bytes per TC, the most the burst adds to any queue or PG).
+ */
 static inline bool
 express_admits(const struct express *x, const struct rsw_qos_params *qp, uint16_t in_port,
-	       uint8_t tcs)
+	       uint8_t tcs, const uint64_t tc_bytes[RSW_N_TC])
 {
 	uint64_t used = __atomic_load_n(&rsw_qos.used, __ATOMIC_RELAXED);
 	unsigned int tc;
@@ -962,12 +971,12 @@ express_admits(const struct express *x, const struct rsw_qos_params *qp, uint16_
 		return false;
 	for (; tcs != 0; tcs &= (uint8_t)(tcs - 1)) {
 		tc = (unsigned int)__builtin_ctz(tcs);
-		if (x->tc_bytes[tc] > qp->express_bytes[tc])
+		if (tc_bytes[tc] > qp->express_bytes[tc])
 			return false;
 		/* A lossless TC: XOFF at the fullest buffer the burst can leave, as pg_room. */
 		if ((qp->lossless & (1u << tc)) &&
 		    __atomic_load_n(&rsw_qos.port[in_port].pg_bytes[tc], __ATOMIC_RELAXED) +
-				    x->tc_bytes[tc] >
+				    tc_bytes[tc] >
 			    rsw_pfc_xoff(qp, used + x->bytes) + qp->headroom)
 			return false;
 	}
@@ -991,13 +1000,10 @@ express_tx(struct rsw_lcore_stats *st, struct express_port *xp, uint16_t p, uint
 		if (xp->tc_packets[tc] == 0)
 			continue;
 		bytes += xp->tc_bytes[tc];
-		st->qos.q[p][tc][RSW_QC_enqueued_packets] += xp->tc_packets[tc];
-		st->qos.q[p][tc][RSW_QC_enqueued_bytes] += xp->tc_bytes[tc];
-		st->qos.q[p][tc][RSW_QC_dequeued_packets] += xp->tc_packets[tc];
-		st->qos.q[p][tc][RSW_QC_dequeued_bytes] += xp->tc_bytes[tc];
+		count_cut_through(st, p, (uint8_t)tc, xp->tc_packets[tc], xp->tc_bytes[tc]);
 	}
 	if (qport->speed_bps)
-		rsw_sched[p].tokens_milli -= (bytes + (uint64_t)xp->n * RSW_WIRE_OVERHEAD) * 1000;
+		rsw_sched[p].tokens_milli -= rsw_wire_milli(bytes, xp->n);
 	rsw_port_tx(st, p, xp->m, xp->n, bytes); /* pending is empty: room for 32 */
 	return bytes;
 }
@@ -1103,8 +1109,7 @@ express_group(struct express *x, struct rsw_lcore_stats *st, const struct rsw_ta
 	      const struct express_fam *f, uint16_t k, uint8_t kind, uint32_t gid)
 {
 	const struct rsw_group *g = &t->groups[gid];
-	const uint16_t all = (uint16_t)((1u << g->n_members) - 1);
-	uint16_t live = (uint16_t)~__atomic_load_n(&rsw_lb_down[gid], __ATOMIC_RELAXED) & all;
+	uint16_t live = rsw_lb_live(g, gid);
 	uint32_t mi = 0, pos = st->lb_state.rr[gid];
 	const struct rsw_nexthop *nh;
 
@@ -1156,10 +1161,11 @@ express_burst(struct rsw_lcore_stats *st, const struct rsw_tables *t, uint16_t i
 	struct express x;
 	uint64_t fwd_bytes = 0;
 	uint32_t slow = 0, open;
+	struct express_acc a = {0};
+	uint64_t tc_bytes[RSW_N_TC];
 	uint16_t i, k, p, n_slow = 0, n_fwd = 0;
 	uint8_t tcs = 0;
 
-	struct express_acc a = {0};
 	for (i = 0; i < RSW_PREFETCH_OFFSET && i < n; i++)
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
 	/* The prefetch of frame i + 3 without a branch per frame, then the last three. */
@@ -1173,13 +1179,15 @@ express_burst(struct rsw_lcore_stats *st, const struct rsw_tables *t, uint16_t i
 			slow |= 1u << i;
 	x.f4.n = a.n4;
 	x.f6.n = a.n6;
-	memcpy(x.tc_bytes, a.tc_bytes, sizeof(x.tc_bytes));
+	/* A copy for the burst check: a's address taken, its totals would leave the registers. */
+	memcpy(tc_bytes, a.tc_bytes, sizeof(tc_bytes));
 	x.bytes = 0;
 	for (i = 0; i < RSW_N_TC; i++) {
 		x.bytes += a.tc_bytes[i];
 		tcs |= (uint8_t)((a.tc_bytes[i] != 0) << i); /* a frame has 14 bytes or more */
 	}
-	if (unlikely(x.f4.n + x.f6.n == 0 || !express_admits(&x, &t->qos, in_port, tcs))) {
+	if (unlikely(x.f4.n + x.f6.n == 0 ||
+		     !express_admits(&x, &t->qos, in_port, tcs, tc_bytes))) {
 		st->express_skip[in_port] = RSW_EXPRESS_BACKOFF;
 		return false;
 	}

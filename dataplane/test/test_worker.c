@@ -272,6 +272,18 @@ expect_deltas(const struct delta *d, unsigned int n)
 		}
 }
 
+/* Only port in's rx counters moved, by packets and bytes (and what egress() saw sent). */
+static void
+expect_rx_only(uint16_t in, uint64_t packets, uint64_t bytes)
+{
+	const struct delta d[] = {
+		{in, RSW_PC_rx_packets, packets},
+		{in, RSW_PC_rx_bytes, bytes},
+	};
+
+	expect_deltas(d, RTE_DIM(d));
+}
+
 /* All frames handed back: the pool is where it started. */
 static void
 expect_pool_back(void)
@@ -683,14 +695,7 @@ test_forward_group(void **state)
 	for (p = 0; p < N_PORTS; p++)
 		if (per_port[p] < 32)
 			fail_msg("port %u got %u of 256 flows", p, per_port[p]);
-	{
-		const struct delta d[] = {
-			{3, RSW_PC_rx_packets, 8 * RSW_BURST},
-			{3, RSW_PC_rx_bytes, bytes},
-		};
-
-		expect_deltas(d, RTE_DIM(d));
-	}
+	expect_rx_only(3, 8 * RSW_BURST, bytes);
 	/* Per-member counters: member p is next hop 10.0.p.2 on port p. */
 	for (i = 0; i < N_PORTS; i++) {
 		uint64_t dp = st->lb[group_id][i].packets - lb_before[i].packets;
@@ -767,14 +772,7 @@ test_forward_connected_and_v6(void **state)
 	expect_routed(out[2], &f[1], 14, 1, (const uint8_t[6]){0x0c, 0x42, 0xa1, 0x00, 0x06, 0x01},
 		      1);
 	free_all(out, 3);
-	{
-		const struct delta d[] = {
-			{0, RSW_PC_rx_packets, 3},
-			{0, RSW_PC_rx_bytes, rx_bytes_of(f, 3)},
-		};
-
-		expect_deltas(d, RTE_DIM(d));
-	}
+	expect_rx_only(0, 3, rx_bytes_of(f, 3));
 	expect_rings_empty();
 	expect_pool_back();
 }
@@ -1025,9 +1023,8 @@ struct xrun {
 
 /*
  * 32 frames received on port 0: i % 8 < 3 to 10.99.0.0/16 and 3 to 2001:db8:99::/48 (port 3:
- * express), 4 a CNP to 10.99.0.0/16
- * (general: cnp_rx, then forwarded), 5 too big for port 2's MTU (10.98.0.0/16), 6 TTL 1,
- * 7 to the ECMP group.
+ * express), 4 a CNP to 10.99.0.0/16 (general: cnp_rx, then forwarded), 5 too big for port 2's
+ * MTU (10.98.0.0/16), 6 TTL 1, 7 to the ECMP group.
  */
 static void
 express_frames(struct ut_frame *f)
@@ -1132,8 +1129,10 @@ expect_same_run(const struct xrun *a, const struct xrun *o, unsigned int r)
 		}
 }
 
-/* The express burst through the express path (a), the general path with cut-through (b), and
- * queued and scheduled (c). */
+/*
+ * The express burst through the express path (a), the general path with cut-through (b), and
+ * queued and scheduled (c).
+ */
 static void
 express_runs(const struct ut_frame *f, struct xrun *a, struct xrun *b, struct xrun *c)
 {
@@ -1260,14 +1259,7 @@ test_express_behind_queue(void **state)
 		assert_int_equal(rte_be_to_cpu_16(u->src_port), 100 + i);
 	}
 	free_all(out, n);
-	{
-		const struct delta d[] = {
-			{0, RSW_PC_rx_packets, 5},
-			{0, RSW_PC_rx_bytes, rx_bytes_of(f, 5)},
-		};
-
-		expect_deltas(d, RTE_DIM(d));
-	}
+	expect_rx_only(0, 5, rx_bytes_of(f, 5));
 	expect_rings_empty();
 	expect_pool_back();
 }
