@@ -88,27 +88,45 @@ struct rsw_pkt_info {
 /**
  * Whether a 20-byte IPv4 header (no options) sums to 0xffff in one's complement: the 16-bit
  * words' sum is a non-zero multiple of 0xffff (2^16 = 1 mod 0xffff, so wider words and their
- * carries add up to the same remainder). Two 8-byte words and a 4-byte one added, the carries
- * and the halves of the result summed, and `% 0xffff == 0`, which compilers turn into a
+ * carries add up to the same remainder). Two 8-byte words and a 4-byte one added with their
+ * carries (on x86-64 one add-with-carry chain, the last carry added back, which keeps the sum
+ * mod 2^64 - 1, a multiple of 0xffff), and `% 0xffff == 0`, which compilers turn into a
  * multiply and a compare. The header is non-zero (version 4), so the sum is too.
  */
 static inline int
 rsw_ipv4_cksum_ok20(const void *ip)
 {
 	const uint8_t *b = (const uint8_t *)ip;
-	uint64_t q0, q1, s;
+	uint64_t q0, q1;
 	uint32_t w4;
-	unsigned int c;
 
 	/* Scalar loads straight from the frame: through an array on the stack, the words were
 	 * stored wide and reloaded narrow, and stalled. */
 	memcpy(&q0, b, 8);
 	memcpy(&q1, b + 8, 8);
 	memcpy(&w4, b + 16, 4);
-	c = __builtin_add_overflow(q0, q1, &s);
-	c += __builtin_add_overflow(s, (uint64_t)w4, &s);
-	s = (s & 0xffffffff) + (s >> 32) + c;
-	return s % 0xffff == 0;
+#if defined(RTE_ARCH_X86_64)
+	{
+		uint64_t s = q0, w = w4;
+
+		/* _addcarry_u64 made GCC 12 keep the sum on the stack and divide. */
+		__asm__("add %[q1], %[s]\n\tadc %[w], %[s]\n\tadc $0, %[s]"
+			: [s] "+r"(s)
+			: [q1] "r"(q1), [w] "r"(w)
+			: "cc");
+		return s % 0xffff == 0;
+	}
+#else
+	{
+		uint64_t s;
+		unsigned int c;
+
+		c = __builtin_add_overflow(q0, q1, &s);
+		c += __builtin_add_overflow(s, (uint64_t)w4, &s);
+		s = (s & 0xffffffff) + (s >> 32) + c;
+		return s % 0xffff == 0;
+	}
+#endif
 }
 
 /**
