@@ -156,6 +156,9 @@ rsw_tables_add_result(struct rsw_tables *t, const struct rsw_result *r)
 int
 rsw_tables_add_route(struct rsw_tables *t, const struct rsw_prefix *p, uint32_t nh)
 {
+	/* The workers index results[] with what the FIB returns, unchecked. */
+	if (nh >= t->n_results)
+		return -EINVAL;
 	if (p->ip.family == RSW_AF_INET) {
 		uint32_t ip = (uint32_t)p->ip.addr[0] << 24 | (uint32_t)p->ip.addr[1] << 16 |
 			      (uint32_t)p->ip.addr[2] << 8 | p->ip.addr[3];

@@ -176,7 +176,7 @@ void rsw_tables_free(struct rsw_tables *t);
 int rsw_tables_add_result(struct rsw_tables *t, const struct rsw_result *r);
 
 /**
- * Add a prefix pointing at result value nh.
+ * Add a prefix pointing at result value nh (an added result: -EINVAL otherwise).
  * @return 0 or -errno.
  */
 int rsw_tables_add_route(struct rsw_tables *t, const struct rsw_prefix *p, uint32_t nh);

@@ -447,7 +447,7 @@ forward_one(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_ta
 	    uint16_t in_port, struct rte_mbuf *m, uint8_t idx, uint64_t nhv)
 {
 	const struct rsw_pkt_info *info = &c->info[idx];
-	const struct rsw_result *r = &t->results[nhv < t->n_results ? nhv : 0];
+	const struct rsw_result *r = &t->results[nhv] /* < n_results: rsw_tables_add_route */;
 	const uint8_t *l3 = rte_pktmbuf_mtod_offset(m, const uint8_t *, info->l3_off);
 	uint32_t neigh_idx;
 	uint16_t out;
@@ -1136,7 +1136,7 @@ express_fwd(struct express *x, struct rsw_lcore_stats *st, const struct rsw_tabl
 	    const struct express_fam *f, uint16_t k, uint8_t kind)
 {
 	uint64_t nhv = f->nh[k];
-	const struct rsw_result *r = &t->results[nhv < t->n_results ? nhv : 0];
+	const struct rsw_result *r = &t->results[nhv] /* < n_results: rsw_tables_add_route */;
 
 	if (unlikely(!rsw_result_plain(r))) {
 		if (r->type != RSW_RES_GROUP)

@@ -166,6 +166,9 @@ test_tables_bad_input(void **state)
 	/* A FIB next hop beyond the 2-byte range. */
 	p = pfx4(10, 0, 0, 0, 8);
 	assert_true(rsw_tables_add_route(t, &p, 1u << 16) < 0);
+	/* A result that does not exist (the workers index results[] with it unchecked). */
+	assert_int_equal(rsw_tables_add_route(t, &p, 4), -EINVAL);
+	assert_int_equal(rsw_tables_add_route(t, &p, 3), 0);
 	rsw_tables_free(t);
 
 	/* Two generations cannot share a number (the FIB names would clash). */
