@@ -303,8 +303,8 @@ rsw_parse_fast(const struct rte_mbuf *m, uint64_t mac48, const struct rte_ether_
 }
 
 /*
- * The express path's L4 check (avail: the IP payload's bytes): a UDP header that parses, with
- * a whole BTH that is not a CNP on the RoCEv2 port. Other protocols need nothing.
+ * The express path's L4 check (avail: the IP payload's bytes, 8 or more): a UDP header that
+ * parses, with a whole BTH that is not a CNP on the RoCEv2 port. Other protocols need nothing.
  */
 static __rte_always_inline int
 rsw_express_l4_ok(const uint8_t *l4, uint32_t avail, uint8_t proto)
@@ -313,7 +313,7 @@ rsw_express_l4_ok(const uint8_t *l4, uint32_t avail, uint8_t proto)
 
 	if (proto != IPPROTO_UDP)
 		return 1;
-	if (unlikely(avail < sizeof(*udp) || rsw_ntohs(udp->dgram_len) < sizeof(*udp)))
+	if (unlikely(rsw_ntohs(udp->dgram_len) < sizeof(*udp)))
 		return 0;
 	if (udp->dst_port == RTE_BE16(RSW_UDP_PORT_ROCEV2) &&
 	    (unlikely(avail < sizeof(*udp) + RSW_BTH_LEN) ||
@@ -326,7 +326,8 @@ rsw_express_l4_ok(const uint8_t *l4, uint32_t avail, uint8_t proto)
  * The express path's check of one frame (worker.c): an untagged IPv4 frame without options to
  * the port's MAC (mac48 = rsw_mac48) with a TTL above 1, that is not a RoCEv2 CNP and whose
  * UDP header and BTH (when not a fragment) are whole. No parse record: the path needs only the
- * header. For such a frame rsw_parse gives RSW_PK_IPV4 with l3_off 14, l3_len the total
+ * header. It takes no packet of fewer than 28 bytes (20 + a UDP header's 8): that bound also
+ * makes the UDP header whole. For such a frame rsw_parse gives RSW_PK_IPV4 with l3_off 14, l3_len the total
  * length, the TTL above 1 and no RSW_PF_CNP (the fuzzer checks).
  * @return the IPv4 header, or NULL: anything else, for the general path.
  */
@@ -345,7 +346,8 @@ rsw_parse_express4(const struct rte_mbuf *m, uint64_t mac48)
 	if (unlikely(!rsw_mac48_eq(d8, mac48) || !rsw_ipv4_ihl5_word(w)))
 		return NULL;
 	tot = rsw_ntohs(ip->total_length);
-	if (unlikely(tot < sizeof(*ip) || tot > len - RTE_ETHER_HDR_LEN || ip->time_to_live <= 1))
+	if (unlikely(tot < sizeof(*ip) + sizeof(struct rte_udp_hdr) ||
+		     tot > len - RTE_ETHER_HDR_LEN || ip->time_to_live <= 1))
 		return NULL;
 	if (!(m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_GOOD) && unlikely(!rsw_ipv4_cksum_ok20(ip)))
 		return NULL;
@@ -358,7 +360,7 @@ rsw_parse_express4(const struct rte_mbuf *m, uint64_t mac48)
 
 /**
  * rsw_parse_express4 for IPv6: an untagged IPv6 frame to the port's MAC with a hop limit above
- * 1, not a CNP, its UDP header and BTH whole. rsw_parse gives RSW_PK_IPV6 with l3_off 14, l3_len
+ * 1, 8 payload bytes or more, not a CNP, its UDP header and BTH whole. rsw_parse gives RSW_PK_IPV6 with l3_off 14, l3_len
  * 40 + the payload length, no RSW_PF_CNP (the fuzzer checks).
  * @return the IPv6 header, or NULL.
  */
@@ -379,6 +381,7 @@ rsw_parse_express6(const struct rte_mbuf *m, uint64_t mac48)
 		return NULL;
 	tot = sizeof(*ip) + rsw_ntohs(ip->payload_len);
 	if (unlikely((ip->vtc_flow & RTE_BE32(0xf0000000)) != RTE_BE32(0x60000000) ||
+		     tot < sizeof(*ip) + sizeof(struct rte_udp_hdr) ||
 		     tot > len - RTE_ETHER_HDR_LEN || ip->hop_limits <= 1))
 		return NULL;
 	if (unlikely(!rsw_express_l4_ok((const uint8_t *)(ip + 1), tot - (uint32_t)sizeof(*ip),
