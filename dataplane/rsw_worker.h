@@ -77,7 +77,9 @@ struct rsw_port_rt {
 	uint16_t fwd_mtu;          /* mtu, or 0 when admin down (rsw_port_set_admin): one check
 				    * for both; 0 also just means "check both" */
 	uint8_t downlink;          /* role: downlink (a leaf's last hop, for trimming) */
+	uint8_t pad[15];           /* 32 bytes: ports[p] is a shift, not two multiplies */
 };
+_Static_assert(sizeof(struct rsw_port_rt) == 32, "struct rsw_port_rt: 32 bytes");
 
 struct rsw_dp_main {
 	uint16_t n_ports;

@@ -484,8 +484,7 @@ forward_one(struct burst_ctx *c, struct rsw_lcore_stats *st, const struct rsw_ta
 			out = nh->port;
 			neigh_idx = nh->neigh;
 		}
-		st->lb[r->id][mi].packets++;
-		st->lb[r->id][mi].bytes += rte_pktmbuf_pkt_len(m);
+		rsw_lb_count(&st->lb[r->id][mi], rte_pktmbuf_pkt_len(m));
 	} else {
 		switch (r->type) {
 		case RSW_RES_LOCAL:
@@ -904,12 +903,17 @@ process_general(struct rsw_lcore_stats *st, const struct rsw_tables *t, uint16_t
  * burst follows through the general path, in arrival order; when the burst check fails, the
  * whole burst does, and so do the port's next RSW_EXPRESS_BACKOFF bursts.
  */
+/* What the express path sends to one port: its per-TC counts, one word each (see tc_count). */
 struct express_port {
-	uint16_t n;
-	uint32_t tc_packets[RSW_N_TC];
-	uint32_t tc_bytes[RSW_N_TC];
-	struct rte_mbuf *m[RSW_BURST];
+	uint64_t tc[RSW_N_TC];
 };
+
+/* One frame of `bytes` for a TC's word of struct express_port: packets in the low 32 bits. */
+static __rte_always_inline uint64_t
+tc_count(uint32_t bytes)
+{
+	return (uint64_t)bytes << 32 | 1;
+}
 
 /* The candidates of one family: frame, burst index, lookup key and result, length, TC. */
 struct express_fam {
@@ -929,6 +933,9 @@ struct express {
 	uint32_t open;               /* egress ports taking express frames */
 	uint64_t bytes;              /* the candidates' bytes */
 	uint64_t now;
+	/* Per egress port, strides of powers of two: frames, their number, per-TC counts. */
+	struct rte_mbuf *m[RSW_MAX_PORTS][RSW_BURST];
+	uint8_t n[RSW_MAX_PORTS];
 	struct express_port port[RSW_MAX_PORTS];
 };
 
@@ -951,7 +958,8 @@ express_open(struct express *x, uint16_t p)
 		if (ps->tokens_milli < rsw_wire_milli(x->bytes, x->f4.n + x->f6.n))
 			return false;
 	}
-	memset(&x->port[p], 0, offsetof(struct express_port, m));
+	x->n[p] = 0;
+	memset(&x->port[p], 0, sizeof(x->port[p]));
 	x->open |= 1u << p;
 	return true;
 }
@@ -988,23 +996,25 @@ express_admits(const struct express *x, const struct rsw_qos_params *qp, uint16_
  * cut-through keeps. @return its bytes.
  */
 static inline uint64_t
-express_tx(struct rsw_lcore_stats *st, struct express_port *xp, uint16_t p, uint8_t tcs)
+express_tx(struct rsw_lcore_stats *st, struct express *x, uint16_t p, uint8_t tcs)
 {
+	const struct express_port *xp = &x->port[p];
 	struct rsw_qos_port *qport = &rsw_qos.port[p];
-	uint64_t bytes = 0;
+	uint64_t bytes = 0, c;
 	unsigned int tc;
 
 	while (tcs != 0) {
 		tc = (unsigned int)__builtin_ctz(tcs);
 		tcs &= (uint8_t)(tcs - 1);
-		if (xp->tc_packets[tc] == 0)
+		c = xp->tc[tc];
+		if (c == 0)
 			continue;
-		bytes += xp->tc_bytes[tc];
-		count_cut_through(st, p, (uint8_t)tc, xp->tc_packets[tc], xp->tc_bytes[tc]);
+		bytes += c >> 32;
+		count_cut_through(st, p, (uint8_t)tc, (uint32_t)c, c >> 32);
 	}
 	if (qport->speed_bps)
-		rsw_sched[p].tokens_milli -= rsw_wire_milli(bytes, xp->n);
-	rsw_port_tx(st, p, xp->m, xp->n, bytes); /* pending is empty: room for 32 */
+		rsw_sched[p].tokens_milli -= rsw_wire_milli(bytes, x->n[p]);
+	rsw_port_tx(st, p, x->m[p], x->n[p], bytes); /* pending is empty: room for 32 */
 	return bytes;
 }
 
@@ -1013,14 +1023,15 @@ express_tx(struct rsw_lcore_stats *st, struct express_port *xp, uint16_t p, uint
  * in registers (the byte stores to the candidate arrays could alias anything in that struct).
  */
 struct express_acc {
-	uint16_t n4, n6;
+	unsigned int n4, n6;
 	uint64_t tc_bytes[RSW_N_TC];
 };
 
 /* Make frame m a candidate of family f, number k: burst index idx, IP length, DSCP. */
 static __rte_always_inline void
-express_add(struct express_acc *a, struct express_fam *f, uint16_t k, const struct rsw_tables *t,
-	    struct rte_mbuf *m, uint8_t idx, uint16_t l3_len, uint8_t dscp)
+express_add(struct express_acc *a, struct express_fam *f, unsigned int k,
+	    const struct rsw_tables *t, struct rte_mbuf *m, uint8_t idx, uint16_t l3_len,
+	    uint8_t dscp)
 {
 	uint8_t tc = t->dscp_to_tc[dscp];
 	uint32_t len = rte_pktmbuf_pkt_len(m);
@@ -1043,7 +1054,7 @@ express_take(struct express *x, struct express_acc *a, const struct rsw_tables *
 	if (likely(ip4 != NULL)) {
 		x->key4[a->n4] = rsw_ntohl(ip4->dst_addr);
 		express_add(a, &x->f4, a->n4++, t, m, idx, rsw_ntohs(ip4->total_length),
-			    ip4->type_of_service >> 2);
+			    (uint8_t)((unsigned int)ip4->type_of_service >> 2));
 		return true;
 	}
 	ip6 = rsw_parse_express6(m, mac48);
@@ -1063,11 +1074,10 @@ express_take(struct express *x, struct express_acc *a, const struct rsw_tables *
  * it (nothing changed).
  */
 static __rte_always_inline bool
-express_out(struct express *x, const struct express_fam *f, uint16_t k, uint8_t kind,
+express_out(struct express *x, const struct express_fam *f, unsigned int k, uint8_t kind,
 	    struct rte_mbuf *m, uint16_t out, uint32_t neigh, struct rsw_lb_member_stats *lb)
 {
 	const struct rsw_port_rt *pr;
-	struct express_port *xp;
 	uint16_t l3_len = f->l3_len[k];
 	uint64_t mac;
 	uint32_t len;
@@ -1080,20 +1090,17 @@ express_out(struct express *x, const struct express_fam *f, uint16_t k, uint8_t 
 	/* Too big, or the port is down (fwd_mtu 0: check both). */
 	if (unlikely(l3_len > pr->fwd_mtu) && (pr->admin_down || l3_len > pr->mtu))
 		return false;
-	mac = neigh == UINT32_MAX
-		      ? 0
-		      : __atomic_load_n(&rsw_fib_main.neigh[neigh].mac_valid, __ATOMIC_ACQUIRE);
+	/* A group member's neighbour is an entry: tables.c refuses the route when the table is
+	 * full. */
+	mac = __atomic_load_n(&rsw_fib_main.neigh[neigh].mac_valid, __ATOMIC_ACQUIRE);
 	if (unlikely(!(mac & RSW_NEIGH_VALID)))
 		return false;
 	rsw_rewrite_word(m, RTE_ETHER_HDR_LEN, kind, mac, &pr->mac);
 	len = rte_pktmbuf_pkt_len(m);
 	tc = f->tc[k];
-	lb->packets++;
-	lb->bytes += len;
-	xp = &x->port[out];
-	xp->m[xp->n++] = m;
-	xp->tc_packets[tc]++;
-	xp->tc_bytes[tc] += len;
+	rsw_lb_count(lb, len);
+	x->m[out][x->n[out]++] = m;
+	x->port[out].tc[tc] += tc_count(len);
 	return true;
 }
 
@@ -1106,7 +1113,7 @@ express_out(struct express *x, const struct express_fam *f, uint16_t k, uint8_t 
  */
 static __rte_noinline bool
 express_group(struct express *x, struct rsw_lcore_stats *st, const struct rsw_tables *t,
-	      const struct express_fam *f, uint16_t k, uint8_t kind, uint32_t gid)
+	      const struct express_fam *f, unsigned int k, uint8_t kind, uint32_t gid)
 {
 	const struct rsw_group *g = &t->groups[gid];
 	uint16_t live = rsw_lb_live(g, gid);
@@ -1133,7 +1140,7 @@ express_group(struct express *x, struct rsw_lcore_stats *st, const struct rsw_ta
  */
 static __rte_always_inline bool
 express_fwd(struct express *x, struct rsw_lcore_stats *st, const struct rsw_tables *t,
-	    const struct express_fam *f, uint16_t k, uint8_t kind)
+	    const struct express_fam *f, unsigned int k, uint8_t kind)
 {
 	uint64_t nhv = f->nh[k];
 	const struct rsw_result *r = &t->results[nhv] /* < n_results: rsw_tables_add_route */;
@@ -1163,7 +1170,8 @@ express_burst(struct rsw_lcore_stats *st, const struct rsw_tables *t, uint16_t i
 	uint32_t slow = 0, open;
 	struct express_acc a = {0};
 	uint64_t tc_bytes[RSW_N_TC];
-	uint16_t i, k, p, n_slow = 0, n_fwd = 0;
+	unsigned int k, nf;
+	uint16_t i, p, n_slow = 0, n_fwd = 0;
 	uint8_t tcs = 0;
 
 	for (i = 0; i < RSW_PREFETCH_OFFSET && i < n; i++)
@@ -1177,8 +1185,8 @@ express_burst(struct rsw_lcore_stats *st, const struct rsw_tables *t, uint16_t i
 	for (; i < n; i++)
 		if (unlikely(!express_take(&x, &a, t, pkts[i], (uint8_t)i, mac48)))
 			slow |= 1u << i;
-	x.f4.n = a.n4;
-	x.f6.n = a.n6;
+	x.f4.n = (uint16_t)a.n4;
+	x.f6.n = (uint16_t)a.n6;
 	/* A copy for the burst check: a's address taken, its totals would leave the registers. */
 	memcpy(tc_bytes, a.tc_bytes, sizeof(tc_bytes));
 	x.bytes = 0;
@@ -1196,7 +1204,7 @@ express_burst(struct rsw_lcore_stats *st, const struct rsw_tables *t, uint16_t i
 	x.now = now;
 	if (x.f4.n > 0) {
 		rte_fib_lookup_bulk(t->fib4, x.key4, x.f4.nh, x.f4.n);
-		for (k = 0; k < x.f4.n; k++)
+		for (k = 0, nf = x.f4.n; k < nf; k++)
 			if (unlikely(!express_fwd(&x, st, t, &x.f4, k, RSW_PK_IPV4)))
 				slow |= 1u << x.f4.idx[k];
 	}
@@ -1207,20 +1215,17 @@ express_burst(struct rsw_lcore_stats *st, const struct rsw_tables *t, uint16_t i
 #else
 		rte_fib6_lookup_bulk(t->fib6, x.key6, x.f6.nh, x.f6.n);
 #endif
-		for (k = 0; k < x.f6.n; k++)
+		for (k = 0, nf = x.f6.n; k < nf; k++)
 			if (unlikely(!express_fwd(&x, st, t, &x.f6, k, RSW_PK_IPV6)))
 				slow |= 1u << x.f6.idx[k];
 	}
 
 	for (open = x.open; open != 0; open &= open - 1) {
-		struct express_port *xp;
-
 		p = (uint16_t)__builtin_ctz(open);
-		xp = &x.port[p];
-		if (xp->n == 0)
+		if (x.n[p] == 0)
 			continue;
-		n_fwd = (uint16_t)(n_fwd + xp->n);
-		fwd_bytes += express_tx(st, xp, p, tcs);
+		n_fwd = (uint16_t)(n_fwd + x.n[p]);
+		fwd_bytes += express_tx(st, &x, p, tcs);
 	}
 	st->port[in_port].c[RSW_PC_rx_packets] += n_fwd;
 	st->port[in_port].c[RSW_PC_rx_bytes] += fwd_bytes;
