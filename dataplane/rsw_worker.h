@@ -39,6 +39,9 @@
  */
 #define RSW_EXPRESS_BACKOFF 63
 
+/* Make the compiler forget what it knows of a value (kept in a register, computed once). */
+#define RSW_OPAQUE(v) __asm__("" : "+r"(v))
+
 /* Why a packet was handed to the control thread (rsw_mbuf_meta.reason). */
 enum rsw_punt_reason {
 	RSW_PUNT_ARP = 1,  /* ARP frame */

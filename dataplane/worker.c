@@ -1075,7 +1075,7 @@ express_take(struct express *x, struct express_acc *a, const struct rsw_tables *
  */
 static __rte_always_inline bool
 express_out(struct express *x, const struct express_fam *f, unsigned int k, uint8_t kind,
-	    struct rte_mbuf *m, uint16_t out, uint32_t neigh, struct rsw_lb_member_stats *lb)
+	    struct rte_mbuf *m, unsigned int out, uint32_t neigh, struct rsw_lb_member_stats *lb)
 {
 	const struct rsw_port_rt *pr;
 	uint16_t l3_len = f->l3_len[k];
@@ -1083,10 +1083,11 @@ express_out(struct express *x, const struct express_fam *f, unsigned int k, uint
 	uint32_t len;
 	uint8_t tc;
 
-	if (unlikely(!(x->open & (1u << out))) &&
-	    ((x->checked & (1u << out)) || !express_open(x, out)))
+	if (unlikely(!((x->open >> out) & 1)) &&
+	    (((x->checked >> out) & 1) || !express_open(x, out)))
 		return false;
 	pr = &rsw_dp.ports[out];
+	RSW_OPAQUE(pr); /* computed once: GCC 12 made it twice, for fwd_mtu and for the MAC */
 	/* Too big, or the port is down (fwd_mtu 0: check both). */
 	if (unlikely(l3_len > pr->fwd_mtu) && (pr->admin_down || l3_len > pr->mtu))
 		return false;
