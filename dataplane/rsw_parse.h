@@ -310,10 +310,13 @@ static __rte_always_inline int
 rsw_express_l4_ok(const uint8_t *l4, uint32_t avail, uint8_t proto)
 {
 	const struct rte_udp_hdr *udp = (const struct rte_udp_hdr *)l4;
+	uint16_t dlen;
 
 	if (proto != IPPROTO_UDP)
 		return 1;
-	if (unlikely(rsw_ntohs(udp->dgram_len) < sizeof(*udp)))
+	/* The UDP length below 8: no bit of 0xfff8 set (tested in network order). */
+	memcpy(&dlen, &udp->dgram_len, sizeof(dlen));
+	if (unlikely((dlen & RTE_BE16(0xfff8)) == 0))
 		return 0;
 	if (udp->dst_port == RTE_BE16(RSW_UDP_PORT_ROCEV2) &&
 	    (unlikely(avail < sizeof(*udp) + RSW_BTH_LEN) ||

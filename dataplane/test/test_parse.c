@@ -515,6 +515,113 @@ test_unknown_ethertype(void **state)
 
 /* Good frames. */
 
+/*
+ * Whether the express path's check takes the first len bytes of f (ol_flags into the mbuf);
+ * a frame it takes must parse as the routed kind it assumes, with l3_off 14.
+ */
+static bool
+express_takes(const struct ut_frame *f, uint64_t ol_flags)
+{
+	struct rte_mbuf *m = ut_mbuf_ext(pool, f->b, f->len);
+	const uint64_t mac48 = rsw_mac48((const struct rte_ether_addr *)port_mac);
+	struct rsw_pkt_info info;
+	bool v4, v6;
+
+	assert_non_null(m);
+	m->ol_flags |= ol_flags;
+	v4 = rsw_parse_express4(m, mac48) != NULL;
+	v6 = rsw_parse_express6(m, mac48) != NULL;
+	if (v4 || v6) {
+		assert_false(v4 && v6);
+		assert_int_equal(rsw_parse(m, (const struct rte_ether_addr *)port_mac, &info),
+				 v4 ? RSW_PK_IPV4 : RSW_PK_IPV6);
+		assert_int_equal(info.l3_off, 14);
+		assert_true(info.ttl > 1);
+		assert_false(info.flags & RSW_PF_CNP);
+	}
+	rte_pktmbuf_free(m);
+	return v4 || v6;
+}
+
+/* IPv4 + UDP to the port, the UDP length field set to udp_len. */
+static void
+build_ipv4_udp_len(struct ut_frame *f, uint16_t udp_len)
+{
+	build_ipv4_udp(f, 1, 2, 20);
+	f->b[38] = (uint8_t)(udp_len >> 8);
+	f->b[39] = (uint8_t)udp_len;
+}
+
+/* Where the express path's frame check (rsw_parse_express4/6) stops: each bound both ways. */
+static void
+test_express_bounds(void **state)
+{
+	struct ut_frame f;
+	uint16_t n;
+
+	(void)state;
+	build_ipv4_udp(&f, 1, 2, 10);
+	assert_true(express_takes(&f, 0));
+	/* The UDP length field: below 8 refused; 8, and lengths with either byte set, taken. */
+	for (n = 0; n < 8; n++) {
+		build_ipv4_udp_len(&f, n);
+		assert_false(express_takes(&f, 0));
+	}
+	build_ipv4_udp_len(&f, 8);
+	assert_true(express_takes(&f, 0));
+	build_ipv4_udp_len(&f, 28);
+	assert_true(express_takes(&f, 0));
+	/* 28 bytes of IP packet at least, whatever the protocol. */
+	ut_eth(&f, port_mac, peer_mac, RTE_ETHER_TYPE_IPV4);
+	ut_ipv4(&f, 0, 64, IPPROTO_ICMP, IP4_SRC, IP4_DST, 7);
+	ut_zeros(&f, 60 - f.len);
+	assert_false(express_takes(&f, 0));
+	ut_eth(&f, port_mac, peer_mac, RTE_ETHER_TYPE_IPV4);
+	ut_ipv4(&f, 0, 64, IPPROTO_ICMP, IP4_SRC, IP4_DST, 8);
+	ut_zeros(&f, 60 - f.len);
+	assert_true(express_takes(&f, 0));
+	/* The total length past the frame. */
+	build_ipv4_udp(&f, 1, 2, 10);
+	f.len--;
+	assert_false(express_takes(&f, 0));
+	/* TTL 1 refused, 2 taken. */
+	ut_eth(&f, port_mac, peer_mac, RTE_ETHER_TYPE_IPV4);
+	ut_ipv4(&f, 0, 1, IPPROTO_UDP, IP4_SRC, IP4_DST, 18);
+	ut_udp(&f, 1, 2, 18);
+	ut_zeros(&f, 10);
+	assert_false(express_takes(&f, 0));
+	f.b[22] = 2;
+	fix_ipv4_cksum(&f, 14);
+	assert_true(express_takes(&f, 0));
+	/* A bad header checksum: refused, unless the NIC said it is good. */
+	f.b[24] ^= 0x10;
+	assert_false(express_takes(&f, 0));
+	assert_true(express_takes(&f, RTE_MBUF_F_RX_IP_CKSUM_GOOD));
+	/* RoCEv2: a whole BTH taken, a CNP or 11 bytes of BTH refused. */
+	ut_eth(&f, port_mac, peer_mac, RTE_ETHER_TYPE_IPV4);
+	ut_ipv4(&f, 0, 64, IPPROTO_UDP, IP4_SRC, IP4_DST, 8 + RSW_BTH_LEN);
+	ut_udp(&f, 1000, RSW_UDP_PORT_ROCEV2, 8 + RSW_BTH_LEN);
+	ut_bth(&f, 0x04, 0x123456, 1);
+	assert_true(express_takes(&f, 0));
+	f.b[42] = RSW_BTH_OPCODE_CNP;
+	assert_false(express_takes(&f, 0));
+	build_ipv6_udp(&f, port_mac, 1000, RSW_UDP_PORT_ROCEV2, 11);
+	assert_false(express_takes(&f, 0));
+	build_ipv6_udp(&f, port_mac, 1000, RSW_UDP_PORT_ROCEV2, 12);
+	assert_true(express_takes(&f, 0));
+	/* IPv6: 8 payload bytes at least, the hop limit above 1, to the port's MAC. */
+	build_ipv6_udp(&f, port_mac, 1, 2, 0);
+	assert_true(express_takes(&f, 0));
+	f.b[19] = 7;
+	f.len = (uint16_t)(f.len - 1);
+	assert_false(express_takes(&f, 0));
+	build_ipv6_udp(&f, port_mac, 1, 2, 4);
+	f.b[21] = 1;
+	assert_false(express_takes(&f, 0));
+	build_ipv6_udp(&f, other_mac, 1, 2, 4);
+	assert_false(express_takes(&f, 0));
+}
+
 static void
 test_ipv4_udp(void **state)
 {
@@ -967,6 +1074,7 @@ main(void)
 		cmocka_unit_test(test_l2_control),
 		cmocka_unit_test(test_unknown_ethertype),
 		cmocka_unit_test(test_ipv4_udp),
+		cmocka_unit_test(test_express_bounds),
 		cmocka_unit_test(test_vlan),
 		cmocka_unit_test(test_ipv4_options),
 		cmocka_unit_test(test_ipv4_fragment),
