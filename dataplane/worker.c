@@ -972,7 +972,8 @@ static inline bool
 express_admits(const struct express *x, const struct rsw_qos_params *qp, uint16_t in_port,
 	       uint8_t tcs, const uint64_t tc_bytes[RSW_N_TC])
 {
-	uint64_t used = __atomic_load_n(&rsw_qos.used, __ATOMIC_RELAXED);
+	uint64_t used = __atomic_load_n(&rsw_qos.used, __ATOMIC_RELAXED), pg_max;
+	uint8_t lossless = tcs & qp->lossless;
 	unsigned int tc;
 
 	if (used + qp->headroom_reserved + x->bytes > qp->total)
@@ -981,11 +982,16 @@ express_admits(const struct express *x, const struct rsw_qos_params *qp, uint16_
 		tc = (unsigned int)__builtin_ctz(tcs);
 		if (tc_bytes[tc] > qp->express_bytes[tc])
 			return false;
-		/* A lossless TC: XOFF at the fullest buffer the burst can leave, as pg_room. */
-		if ((qp->lossless & (1u << tc)) &&
-		    __atomic_load_n(&rsw_qos.port[in_port].pg_bytes[tc], __ATOMIC_RELAXED) +
-				    tc_bytes[tc] >
-			    rsw_pfc_xoff(qp, used + x->bytes) + qp->headroom)
+	}
+	if (lossless == 0)
+		return true;
+	/* A lossless TC: XOFF at the fullest buffer the burst can leave, as pg_room. */
+	pg_max = rsw_pfc_xoff(qp, used + x->bytes) + qp->headroom;
+	for (; lossless != 0; lossless &= (uint8_t)(lossless - 1)) {
+		tc = (unsigned int)__builtin_ctz(lossless);
+		if (__atomic_load_n(&rsw_qos.port[in_port].pg_bytes[tc], __ATOMIC_RELAXED) +
+			    tc_bytes[tc] >
+		    pg_max)
 			return false;
 	}
 	return true;

@@ -1323,6 +1323,59 @@ test_express_burst_check(void **state)
 	expect_pool_back();
 }
 
+/*
+ * A lossless TC: a burst goes express only if its bytes fit below the ingress PG's XOFF
+ * threshold plus headroom, the bound the general path admits each frame against.
+ */
+static void
+test_express_lossless_room(void **state)
+{
+	struct rsw_qos_params *qp = &rsw_fib_main.tables->qos, saved = *qp;
+	struct rte_mbuf *out[16];
+	struct ut_frame f[4];
+	uint64_t e = st->express_packets;
+	unsigned int i, n;
+
+	(void)state;
+	snap();
+	for (i = 0; i < 4; i++)
+		frame4(&f[i], 0, ip4(10, 99, 1, (uint8_t)i), 64, (uint16_t)i, 100);
+	qp->lossless = 1u << 0; /* the frames' TC; 4 x 114 bytes in the burst */
+	qp->dynamic = 0;
+	qp->xoff = 300;
+	qp->xon = 100;
+	qp->headroom = 155; /* room for 455 bytes: one short */
+	rsw_qos_params_derive(qp);
+	rsw_dp.cut_through = true;
+	rsw_dp.express = true;
+	memset(st->express_skip, 0, sizeof(st->express_skip));
+	run(0, f, 4);
+	assert_int_equal(st->express_packets, e);
+	assert_int_equal(st->express_skip[0], RSW_EXPRESS_BACKOFF);
+	/* The general path took them (what it does at the threshold is tested elsewhere). */
+	n = egress(3, out, 16);
+	free_all(out, n);
+	n = egress(0, out, 16); /* PFC frames, if it paused the peer */
+	free_all(out, n);
+	/* One byte more of headroom: the same burst goes express. */
+	qp->headroom = 156;
+	rsw_qos_params_derive(qp);
+	memset(st->express_skip, 0, sizeof(st->express_skip));
+	snap();
+	run(0, f, 4);
+	assert_int_equal(st->express_packets - e, 4);
+	assert_int_equal(rsw_qos.port[0].pg_bytes[0], 0);
+	n = egress(3, out, 16);
+	assert_int_equal(n, 4);
+	free_all(out, n);
+	*qp = saved;
+	rsw_dp.cut_through = false;
+	n = egress(0, out, 16);
+	free_all(out, n);
+	expect_rings_empty();
+	expect_pool_back();
+}
+
 /* Set-up: EAL is up; build ports, neighbours, tables and the ring PMD. */
 
 static int
@@ -1632,6 +1685,7 @@ main(void)
 		cmocka_unit_test(test_express_spray),
 		cmocka_unit_test(test_express_behind_queue),
 		cmocka_unit_test(test_express_burst_check),
+		cmocka_unit_test(test_express_lossless_room),
 	};
 	int ret;
 
