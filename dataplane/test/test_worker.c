@@ -1227,6 +1227,31 @@ test_express_spray(void **state)
 		assert_int_equal(a.g[p].packets, 1);
 }
 
+/* Four 100-byte IPv4 frames from port 0 to a plain route via port 3 (TC 0): 4 x 114 bytes. */
+static void
+burst4_to_port3(struct ut_frame f[4])
+{
+	unsigned int i;
+
+	for (i = 0; i < 4; i++)
+		frame4(&f[i], 0, ip4(10, 99, 1, (uint8_t)i), 64, (uint16_t)i, 100);
+}
+
+/*
+ * Send the four frames of burst4_to_port3 with the express path on: it must take none of them
+ * (express_packets still e) and back off port 0.
+ */
+static void
+express_refused(const struct ut_frame f[4], uint64_t e)
+{
+	rsw_dp.cut_through = true;
+	rsw_dp.express = true;
+	memset(st->express_skip, 0, sizeof(st->express_skip));
+	run(0, f, 4);
+	assert_int_equal(st->express_packets, e);
+	assert_int_equal(st->express_skip[0], RSW_EXPRESS_BACKOFF);
+}
+
 /* A port with a frame queued takes no express frame: nothing overtakes it. */
 static void
 test_express_behind_queue(void **state)
@@ -1276,21 +1301,15 @@ test_express_burst_check(void **state)
 
 	(void)state;
 	snap();
-	for (i = 0; i < 4; i++)
-		frame4(&f[i], 0, ip4(10, 99, 1, (uint8_t)i), 64, (uint16_t)i, 100);
+	burst4_to_port3(f);
 	qp->ecn_enabled = 1; /* TC 0: kmin 300 bytes, below the burst's 4 × 114 */
 	qp->kmin[0] = 300;
 	qp->kmax[0] = 1u << 20;
 	rsw_qos_params_derive(qp);
 	assert_int_equal(qp->express_bytes[0], 300);
 	assert_int_equal(qp->express_bytes[1], qp->queue_limit);
-	rsw_dp.cut_through = true;
-	rsw_dp.express = true;
-	memset(st->express_skip, 0, sizeof(st->express_skip));
-	run(0, f, 4);
-	assert_int_equal(st->express_packets, e);
 	/* The port's next bursts go to the general path without a try. */
-	assert_int_equal(st->express_skip[0], RSW_EXPRESS_BACKOFF);
+	express_refused(f, e);
 	/* Not cut-through either (ECN could mark at dequeue): queued, then scheduled. */
 	assert_int_equal(rte_ring_count(rsw_qos.port[3].ring[0]), 4);
 	n = egress(3, out, 8);
@@ -1334,24 +1353,18 @@ test_express_lossless_room(void **state)
 	struct rte_mbuf *out[16];
 	struct ut_frame f[4];
 	uint64_t e = st->express_packets;
-	unsigned int i, n;
+	unsigned int n;
 
 	(void)state;
 	snap();
-	for (i = 0; i < 4; i++)
-		frame4(&f[i], 0, ip4(10, 99, 1, (uint8_t)i), 64, (uint16_t)i, 100);
+	burst4_to_port3(f);
 	qp->lossless = 1u << 0; /* the frames' TC; 4 x 114 bytes in the burst */
 	qp->dynamic = 0;
 	qp->xoff = 300;
 	qp->xon = 100;
 	qp->headroom = 155; /* room for 455 bytes: one short */
 	rsw_qos_params_derive(qp);
-	rsw_dp.cut_through = true;
-	rsw_dp.express = true;
-	memset(st->express_skip, 0, sizeof(st->express_skip));
-	run(0, f, 4);
-	assert_int_equal(st->express_packets, e);
-	assert_int_equal(st->express_skip[0], RSW_EXPRESS_BACKOFF);
+	express_refused(f, e);
 	/* The general path took them (what it does at the threshold is tested elsewhere). */
 	n = egress(3, out, 16);
 	free_all(out, n);
