@@ -171,9 +171,18 @@ rsw_rewrite_l3(uint8_t *l3, uint8_t kind)
 
 		memcpy(&ck, &ip->hdr_checksum, sizeof(ck));
 		ip->time_to_live--;
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+		/* RFC 1624 eqn. 3 for the TTL word less 0x0100, HC' = ~(~HC + 0xfeff), is in the
+		 * stored (swapped) byte order (HC + 1) mod 0xffff: the fold adds 1 at 0xffff and
+		 * 0x10000 only (test_cksum checks all 65536 values). */
+		sum = (uint32_t)ck + 1;
+		sum += (sum + 1) >> 16;
+		ip->hdr_checksum = (uint16_t)sum;
+#else
 		sum = (uint16_t)~ck + (0xffffu - rsw_htons(0x0100)); /* < 0x1ffff: one fold */
 		sum = (sum & 0xffff) + (sum >> 16);
 		ip->hdr_checksum = (uint16_t)~sum;
+#endif
 	} else {
 		struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)l3;
 

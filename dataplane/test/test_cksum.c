@@ -405,6 +405,34 @@ test_rewrite_ipv4(void **state)
 	rewrite_and_compare(&f, 22, RSW_PK_IPV4);
 }
 
+/*
+ * The TTL rewrite's checksum update for every stored checksum (all 65536, -0 and the values
+ * around the fold included) against RFC 1624 eqn. 3 (rsw_cksum_update16).
+ */
+static void
+test_rewrite_ttl_every_cksum(void **state)
+{
+	uint8_t h[20] = {0x45, 0, 0, 28, 0, 1, 0x40, 0, 64, IPPROTO_UDP};
+	uint16_t old, new_, ck, want, got;
+	uint32_t c;
+
+	(void)state;
+	for (c = 0; c <= 0xffff; c++) {
+		h[8] = 64;
+		ck = rte_cpu_to_be_16((uint16_t)c);
+		memcpy(&h[10], &ck, 2);
+		memcpy(&old, &h[8], 2);
+		rsw_rewrite_l3(h, RSW_PK_IPV4);
+		assert_int_equal(h[8], 63);
+		memcpy(&new_, &h[8], 2);
+		want = rsw_cksum_update16(ck, old, new_);
+		memcpy(&got, &h[10], 2);
+		if (got != want)
+			fail_msg("checksum %04x: %04x, RFC 1624 eqn. 3 gives %04x", c,
+				 rte_be_to_cpu_16(got), rte_be_to_cpu_16(want));
+	}
+}
+
 static void
 test_rewrite_ipv6(void **state)
 {
@@ -440,6 +468,7 @@ main(void)
 		cmocka_unit_test(test_cksum_update_ttl),
 		cmocka_unit_test(test_cksum_update_any_word),
 		cmocka_unit_test(test_rewrite_ipv4),
+		cmocka_unit_test(test_rewrite_ttl_every_cksum),
 		cmocka_unit_test(test_rewrite_ipv6),
 	};
 	int ret;
