@@ -8,8 +8,9 @@
 #   3. devtools/lint.sh;
 #   4. the libFuzzer targets, 30 s each (fuzz/run.sh 30: clang, ASan+UBSan, `build-fuzz`);
 #   5. the packet tests (pytest + Scapy, root) against `build`;
-#   6. the benchmark harness in smoke mode (perf/run.sh --smoke), and its instruction
-#      counter (perf/run.sh --callgrind) on one scenario.
+#   6. the benchmark harness in smoke mode (perf/run.sh --smoke), its instruction
+#      counter (perf/run.sh --callgrind) on one scenario, and its A/B mode (--ab) for a
+#      round.
 # Every step runs even if an earlier one failed (unless its build failed);
 # a summary is printed at the end and the exit status is non-zero if any
 # step failed. Must run as root.
@@ -108,6 +109,9 @@ if [ $built -eq 1 ]; then
 	# Its instruction counter: railsw under callgrind forwarded and was counted (~30 s).
 	step "perf callgrind smoke" perf/run.sh --callgrind 3 --sizes 64 --scenarios ipv4-lpm-1k \
 		--no-build --build-dir build
+	# Its A/B mode: one round of the build against itself (~15 s).
+	step "perf A/B smoke" perf/run.sh --ab build,build --rounds 1 --sizes 64 \
+		--scenarios ipv4-lpm-1k --peers testpmd --huge no --warmup 0.5 --window 1.5 --no-build
 else
 	results+=("FAIL  packet tests (not run: the build failed)")
 	failed=$((failed + 1))

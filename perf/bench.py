@@ -956,6 +956,11 @@ def main():
                          "SECONDS of traffic per scenario and size, and print its instructions "
                          "per packet (railsw, the pcap PMD, the FIB, the rest) and its largest "
                          "functions")
+    ap.add_argument("--ab", metavar="DIR_A,DIR_B",
+                    help="A/B mode: railsw from two build directories, alternated round by round "
+                         "(--rounds), each round also measuring testpmd io unless --peers leaves "
+                         "it out; prints each round's cycles/packet and the medians")
+    ap.add_argument("--rounds", type=int, default=3, help="A/B rounds (with --ab)")
     a = ap.parse_args()
     if a.smoke:
         a.scenarios, a.sizes, a.workers, a.runs = "ipv4-lpm-1k", "64", "1", 1
@@ -978,6 +983,8 @@ def main():
     t_start = time.monotonic()
     if a.callgrind:
         return callgrind_main(a, scen, sizes, tout)
+    if a.ab:
+        return ab_main(a, scen, sizes, peers, tout)
 
     ovs = ovs_status() if "ovs" in peers else "not requested"
     exe = build_railsw(a.build_dir, not a.no_build)
@@ -1120,6 +1127,81 @@ def main():
                rr[0].get("tx_mpps", 0) if rr else 0, time.monotonic() - t_start), file=tout)
         return 0 if ok else 1
     return 0
+
+
+def ab_main(a, scen, sizes, peers, tout):
+    """Two railsw builds alternated round by round, one worker: cycles/packet per round."""
+    dirs = [d for d in a.ab.split(",") if d]
+    if len(dirs) != 2:
+        sys.exit("perf: --ab takes two build directories, DIR_A,DIR_B")
+    exes = [build_railsw(os.path.abspath(d), not a.no_build) for d in dirs]
+    for d, e in zip(dirs, exes):
+        if not os.path.exists(e[0]):
+            sys.exit("perf: no railsw in %s" % d)
+    hz, tsc, clock_how = measure_clock()
+    scratch = tempfile.mkdtemp(prefix="railsw-perf-")
+    mem = Memory(scratch, a.huge == "auto", a.huge_pages)
+    cycles = {}  # (build index, scenario, size) -> [cycles/packet per round]
+    floor = {}   # size -> [testpmd cycles/packet per round]
+    errors = []
+    try:
+        b = Bench(a, scratch, mem, exes[0][:2])
+        log("perf: A/B %s | %s; %s; core clock %.3f GHz, %d round(s)" %
+            (dirs[0], dirs[1], mem.label(), hz / 1e9, a.rounds))
+        for rnd in range(a.rounds):
+            for size in sizes:
+                if "testpmd" in peers:
+                    res = b.testpmd(size, 1)
+                    if res.get("tx_mpps", 0) > 0:
+                        floor.setdefault(size, []).append(
+                            res["core_hz"] / (res["tx_mpps"] * 1e6))
+                for i, e in enumerate(exes):
+                    b.railsw, b.railctl = e[:2]
+                    for sc in scen:
+                        if SCENARIOS[sc].get("min_size_only") and size != min(sizes):
+                            continue
+                        try:
+                            res = b.railsw_run(sc, size, 1)
+                        except (RuntimeError, OSError, subprocess.SubprocessError, KeyError) as ex:
+                            errors.append("%s %s %d B: %s" % ("AB"[i], sc, size, ex))
+                            log("perf: %s %s %d B failed: %s" % ("AB"[i], sc, size, ex))
+                            continue
+                        if res.get("tx_mpps", 0) <= 0:
+                            errors.append("%s %s %d B: forwarded nothing" % ("AB"[i], sc, size))
+                            continue
+                        c = res["core_hz"] / (res["tx_mpps"] * 1e6)
+                        cycles.setdefault((i, sc, size), []).append(c)
+                        log("perf: round %d/%d %s %-12s %5d B: %.2f Mpps, %.0f cycles/pkt" %
+                            (rnd + 1, a.rounds, "AB"[i], sc, size, res["tx_mpps"], c))
+    finally:
+        mem.release()
+        if not a.keep:
+            shutil.rmtree(scratch, ignore_errors=True)
+    print("railsw perf A/B  %s  memory: %s; one worker; A = %s (%s), B = %s (%s)" %
+          (datetime.datetime.now().isoformat(timespec="seconds"),
+           "HUGEPAGES" if mem.huge else "NO HUGEPAGES (--no-huge)", dirs[0], exes[0][2], dirs[1],
+           exes[1][2]), file=tout)
+    print("%-12s %5s  %-28s %-28s %7s %7s %6s" % ("scenario", "size", "A cycles/pkt by round",
+                                                 "B cycles/pkt by round", "A med", "B med",
+                                                 "B-A"), file=tout)
+    for sc in scen:
+        for size in sizes:
+            ca, cb = cycles.get((0, sc, size)), cycles.get((1, sc, size))
+            if not ca or not cb:
+                continue
+            ma, mb = statistics.median(ca), statistics.median(cb)
+            print("%-12s %5d  %-28s %-28s %7.1f %7.1f %+6.1f" %
+                  (sc, size, " ".join("%.0f" % c for c in ca), " ".join("%.0f" % c for c in cb),
+                   ma, mb, mb - ma), file=tout)
+    for size in sizes:
+        if floor.get(size):
+            print("testpmd io %d B (the floor): %s cycles/pkt" %
+                  (size, " ".join("%.0f" % c for c in floor[size])), file=tout)
+    print("rounds alternate A and B; each figure is one run's cycles/packet from the clock "
+          "measured around it; B-A below the rounds' spread is noise", file=tout)
+    for e in errors:
+        print("error: " + e.splitlines()[0], file=tout)
+    return 1 if errors else 0
 
 
 def callgrind_main(a, scen, sizes, tout):
