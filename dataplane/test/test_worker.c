@@ -1417,6 +1417,20 @@ neigh(uint8_t family, const uint8_t *addr, uint16_t port, const uint8_t *mac)
 	return idx;
 }
 
+/* Add a group of one member (port p, neighbour entry neigh_idx) to t. @return its index. */
+static uint32_t
+group_of_one(struct rsw_tables *t, uint16_t p, uint32_t neigh_idx)
+{
+	struct rsw_group *g = &t->groups[t->n_groups];
+
+	g->n_members = 1;
+	t->nh[t->n_nh].port = p;
+	t->nh[t->n_nh].neigh = neigh_idx;
+	g->members[0] = t->n_nh++;
+	rsw_group_fill_buckets(g, NULL);
+	return t->n_groups++;
+}
+
 static int
 build_tables(void)
 {
@@ -1482,36 +1496,26 @@ build_tables(void)
 	{
 		const uint8_t v4[4] = {10, 0, 1, 3};
 		const uint8_t net[4] = {172, 16, 0, 0};
-		const struct rsw_result r = {.type = RSW_RES_GROUP, .id = t->n_groups};
+		struct rsw_result r = {.type = RSW_RES_GROUP};
 
 		idx = neigh(RSW_AF_INET, v4, 1, NULL);
 		if (idx < 0)
 			return -1;
 		neigh_unres = (uint32_t)idx;
-		g = &t->groups[t->n_groups++];
-		g->n_members = 1;
-		t->nh[t->n_nh].port = 1;
-		t->nh[t->n_nh].neigh = (uint32_t)idx;
-		g->members[0] = t->n_nh++;
-		rsw_group_fill_buckets(g, NULL);
+		r.id = group_of_one(t, 1, (uint32_t)idx);
 		if (add_route(t, RSW_AF_INET, net, 16, &r) != 0)
 			return -1;
 	}
 	/* 2001:db8:100::/48 via 2001:db8:1::2, resolved. */
 	{
 		const uint8_t nmac[6] = {0x0c, 0x42, 0xa1, 0x00, 0x06, 0x01};
-		const struct rsw_result r = {.type = RSW_RES_GROUP, .id = t->n_groups};
+		struct rsw_result r = {.type = RSW_RES_GROUP};
 
 		ip6(a, 1, 2);
 		idx = neigh(RSW_AF_INET6, a, 1, nmac);
 		if (idx < 0)
 			return -1;
-		g = &t->groups[t->n_groups++];
-		g->n_members = 1;
-		t->nh[t->n_nh].port = 1;
-		t->nh[t->n_nh].neigh = (uint32_t)idx;
-		g->members[0] = t->n_nh++;
-		rsw_group_fill_buckets(g, NULL);
+		r.id = group_of_one(t, 1, (uint32_t)idx);
 		ip6(a, 0x100, 0);
 		if (add_route(t, RSW_AF_INET6, a, 48, &r) != 0)
 			return -1;
@@ -1522,14 +1526,8 @@ build_tables(void)
 		const uint8_t net[4] = {10, (uint8_t)(96 + p), 0, 0};
 		struct rsw_result r = {.type = RSW_RES_GROUP, .single = 1, .port = p};
 
-		r.id = plain_id[3 - p] = t->n_groups;
+		r.id = plain_id[3 - p] = group_of_one(t, p, nbr[p]);
 		r.neigh = nbr[p];
-		g = &t->groups[t->n_groups++];
-		g->n_members = 1;
-		t->nh[t->n_nh].port = p;
-		t->nh[t->n_nh].neigh = nbr[p];
-		g->members[0] = t->n_nh++;
-		rsw_group_fill_buckets(g, NULL);
 		if (add_route(t, RSW_AF_INET, net, 16, &r) != 0)
 			return -1;
 	}
@@ -1542,14 +1540,8 @@ build_tables(void)
 		idx = neigh(RSW_AF_INET6, a, 3, mac);
 		if (idx < 0)
 			return -1;
-		r.id = plain_id[2] = t->n_groups;
+		r.id = plain_id[2] = group_of_one(t, 3, (uint32_t)idx);
 		r.neigh = (uint32_t)idx;
-		g = &t->groups[t->n_groups++];
-		g->n_members = 1;
-		t->nh[t->n_nh].port = 3;
-		t->nh[t->n_nh].neigh = (uint32_t)idx;
-		g->members[0] = t->n_nh++;
-		rsw_group_fill_buckets(g, NULL);
 		ip6(a, 0x99, 0);
 		if (add_route(t, RSW_AF_INET6, a, 48, &r) != 0)
 			return -1;
