@@ -330,8 +330,8 @@ rsw_express_l4_ok(const uint8_t *l4, uint32_t avail, uint8_t proto)
  * the port's MAC (mac48 = rsw_mac48) with a TTL above 1, that is not a RoCEv2 CNP and whose
  * UDP header and BTH (when not a fragment) are whole. No parse record: the path needs only the
  * header. It takes no packet of fewer than 28 bytes (20 + a UDP header's 8): that bound also
- * makes the UDP header whole. For such a frame rsw_parse gives RSW_PK_IPV4 with l3_off 14, l3_len the total
- * length, the TTL above 1 and no RSW_PF_CNP (the fuzzer checks).
+ * makes the UDP header whole. For such a frame rsw_parse gives RSW_PK_IPV4 with l3_off 14,
+ * l3_len the total length, the TTL above 1 and no RSW_PF_CNP (the fuzzer checks).
  * @return the IPv4 header, or NULL: anything else, for the general path.
  */
 static __rte_always_inline const struct rte_ipv4_hdr *
@@ -363,8 +363,9 @@ rsw_parse_express4(const struct rte_mbuf *m, uint64_t mac48)
 
 /**
  * rsw_parse_express4 for IPv6: an untagged IPv6 frame to the port's MAC with a hop limit above
- * 1, 8 payload bytes or more, not a CNP, its UDP header and BTH whole. rsw_parse gives RSW_PK_IPV6 with l3_off 14, l3_len
- * 40 + the payload length, no RSW_PF_CNP (the fuzzer checks).
+ * 1, 8 payload bytes or more, not a CNP, its UDP header and BTH whole. rsw_parse gives
+ * RSW_PK_IPV6 with l3_off 14, l3_len 40 + the payload length, no RSW_PF_CNP (the fuzzer
+ * checks).
  * @return the IPv6 header, or NULL.
  */
 static __rte_always_inline const struct rte_ipv6_hdr *

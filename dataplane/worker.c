@@ -9,7 +9,6 @@
  */
 
 #include <errno.h>
-#include <stddef.h>
 #include <string.h>
 #include <time.h>
 
