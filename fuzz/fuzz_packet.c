@@ -438,6 +438,17 @@ check_idle(void)
 		die("mbufs leaked or freed twice");
 }
 
+/*
+ * Whether rsw_parse's record b is what the express path assumes of a frame it took: routed as
+ * kind, untagged, l3_len bytes of IP packet, a TTL above 1, not a CNP.
+ */
+static int
+routed_as_express(const struct rsw_pkt_info *b, enum rsw_pkt_kind kind, uint32_t l3_len)
+{
+	return b->kind == kind && b->l3_off == RTE_ETHER_HDR_LEN && b->n_vlan == 0 && b->ttl > 1 &&
+	       !(b->flags & RSW_PF_CNP) && b->l3_len == l3_len;
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -484,28 +495,21 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (p = 0; p < n; p++) {
 		struct rsw_pkt_info a, b;
 		const struct rte_ether_addr *mac = &rsw_dp.ports[in_port].mac;
+		const struct rte_ipv4_hdr *ip4;
+		const struct rte_ipv6_hdr *ip6;
 
 		if (rsw_parse_inline(pkts[p], mac, &a) != rsw_parse(pkts[p], mac, &b) ||
 		    memcmp(&a, &b, sizeof(a)) != 0)
 			die("rsw_parse_inline and rsw_parse disagree");
 		/* What the express path takes, rsw_parse routes as it assumes. */
-		if (rsw_parse_express4(pkts[p], rsw_mac48(mac)) != NULL &&
-		    (b.kind != RSW_PK_IPV4 || b.l3_off != RTE_ETHER_HDR_LEN || b.n_vlan != 0 ||
-		     b.ttl <= 1 || (b.flags & RSW_PF_CNP) ||
-		     b.l3_len != rte_be_to_cpu_16(rte_pktmbuf_mtod_offset(
-							  pkts[p], const struct rte_ipv4_hdr *,
-							  RTE_ETHER_HDR_LEN)
-							  ->total_length)))
+		ip4 = rsw_parse_express4(pkts[p], rsw_mac48(mac));
+		if (ip4 != NULL &&
+		    !routed_as_express(&b, RSW_PK_IPV4, rte_be_to_cpu_16(ip4->total_length)))
 			die("rsw_parse_express4 took a frame rsw_parse does not route as it assumes");
-		if (rsw_parse_express6(pkts[p], rsw_mac48(mac)) != NULL &&
-		    (b.kind != RSW_PK_IPV6 || b.l3_off != RTE_ETHER_HDR_LEN || b.n_vlan != 0 ||
-		     b.ttl <= 1 || (b.flags & RSW_PF_CNP) ||
-		     b.l3_len !=
-			     sizeof(struct rte_ipv6_hdr) +
-				     rte_be_to_cpu_16(rte_pktmbuf_mtod_offset(
-							      pkts[p], const struct rte_ipv6_hdr *,
-							      RTE_ETHER_HDR_LEN)
-							      ->payload_len)))
+		ip6 = rsw_parse_express6(pkts[p], rsw_mac48(mac));
+		if (ip6 != NULL &&
+		    !routed_as_express(&b, RSW_PK_IPV6,
+				       sizeof(*ip6) + rte_be_to_cpu_16(ip6->payload_len)))
 			die("rsw_parse_express6 took a frame rsw_parse does not route as it assumes");
 	}
 	rsw_process_burst(st, in_port, pkts, n);
