@@ -870,6 +870,11 @@ def ovs_status():
 
 # --------------------------------------------------------------------------- report
 
+def run_cycles(r, workers=1):
+    """Cycles per packet of one run: its core clock (measured around it) x workers / pps."""
+    return r["core_hz"] * workers / (r["tx_mpps"] * 1e6)
+
+
 def summary(vals):
     if not vals:
         return None
@@ -1045,7 +1050,7 @@ def main():
         s = summary([r["tx_mpps"] for r in rr])
         if s:
             # cycles/packet of each run from the clock measured around that run
-            s["cycles"] = summary([r["core_hz"] * w / (r["tx_mpps"] * 1e6) for r in rr])
+            s["cycles"] = summary([run_cycles(r, w) for r in rr])
             s["core_hz"] = statistics.median(r["core_hz"] for r in rr)
         return s
 
@@ -1153,8 +1158,7 @@ def ab_main(a, scen, sizes, peers, tout):
                 if "testpmd" in peers:
                     res = b.testpmd(size, 1)
                     if res.get("tx_mpps", 0) > 0:
-                        floor.setdefault(size, []).append(
-                            res["core_hz"] / (res["tx_mpps"] * 1e6))
+                        floor.setdefault(size, []).append(run_cycles(res))
                 for i, e in enumerate(exes):
                     b.railsw, b.railctl = e[:2]
                     for sc in scen:
@@ -1169,7 +1173,7 @@ def ab_main(a, scen, sizes, peers, tout):
                         if res.get("tx_mpps", 0) <= 0:
                             errors.append("%s %s %d B: forwarded nothing" % ("AB"[i], sc, size))
                             continue
-                        c = res["core_hz"] / (res["tx_mpps"] * 1e6)
+                        c = run_cycles(res)
                         cycles.setdefault((i, sc, size), []).append(c)
                         log("perf: round %d/%d %s %-12s %5d B: %.2f Mpps, %.0f cycles/pkt" %
                             (rnd + 1, a.rounds, "AB"[i], sc, size, res["tx_mpps"], c))
