@@ -11,10 +11,16 @@
 #ifndef RSW_LB_H
 #define RSW_LB_H
 
+#include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <rte_branch_prediction.h>
+#include <rte_byteorder.h>
+#include <rte_hash_crc.h>
+#include <rte_ip.h>
 #include <rte_mbuf.h>
+#include <rte_thash.h>
 
 #include "rsw_fib.h"
 #include "rsw_lb_state.h"
@@ -26,12 +32,190 @@
  */
 extern const uint8_t rsw_lb_default_rss_key[RSW_RSS_KEY_LEN];
 
+/*
+ * What the flow hash may cover, as found in a packet; rsw_lb_hash_tuple picks the fields of
+ * load_balance.hash_fields. Addresses as loaded (IPv4: the low 4 bytes of s0 and d0, s1 and d1
+ * 0); sport and dport when flags has RSW_PF_L4, qp when it has RSW_PF_BTH; flow: the IPv6 flow
+ * label (0 for IPv4).
+ */
+struct rsw_lb_tuple {
+	uint64_t s0, s1, d0, d1;
+	uint32_t flow;
+	uint32_t qp;
+	uint16_t sport, dport; /* host order */
+	uint8_t proto;
+	uint8_t flags; /* RSW_PF_L4, RSW_PF_BTH, RSW_PF_UET */
+	uint8_t alen;  /* address length: 4 or 16 */
+};
+
+/*
+ * CRC32 and Toeplitz are linear: a seed alone only relabels members, and the same flows
+ * would still share a path in every tier. A non-linear finalizer (MurmurHash3's fmix32) makes
+ * different seeds give different partitions, which is what avoids ECMP polarisation.
+ */
+static inline uint32_t
+rsw_lb_mix32(uint32_t h)
+{
+	h ^= h >> 16;
+	h *= 0x85ebca6bu;
+	h ^= h >> 13;
+	h *= 0xc2b2ae35u;
+	h ^= h >> 16;
+	return h;
+}
+
+/* Whether address a (words a0, a1 as loaded) sorts after b byte by byte over len bytes. */
+static inline bool
+rsw_lb_addr_greater(uint64_t a0, uint64_t a1, uint64_t b0, uint64_t b1, size_t len)
+{
+	if (len == 4)
+		return rte_bswap32((uint32_t)a0) > rte_bswap32((uint32_t)b0);
+	if (a0 != b0)
+		return rte_bswap64(a0) > rte_bswap64(b0);
+	return rte_bswap64(a1) > rte_bswap64(b1);
+}
+
+/*
+ * The flow hash of tuple k under t's hash settings (symmetric mode gives both directions of a
+ * flow the same hash). The input is a fixed layout of 44 bytes, so CRC32 and Toeplitz see the
+ * same bytes: source address (16; IPv4 in the first 4, the rest 0), destination address (16),
+ * source port (2), destination port (2) (host order), proto << 24 | BTH dest QP (4), IPv6
+ * flow label (4). It is built in registers, eight bytes at a time: written to memory in narrow
+ * pieces and read back wide, it stalled on store forwarding (a third of the ECMP cost).
+ */
+static __rte_always_inline uint32_t
+rsw_lb_hash_tuple(const struct rsw_tables *t, const struct rsw_lb_tuple *k)
+{
+	uint32_t f = t->hash_fields, proto_qp = 0, flow = 0, h;
+	uint64_t s0 = 0, s1 = 0, d0 = 0, d1 = 0, x;
+	uint16_t sport = 0, dport = 0, y;
+
+	if (f & RSW_HF_SRC_IP) {
+		s0 = k->s0;
+		s1 = k->s1;
+	}
+	if (f & RSW_HF_DST_IP) {
+		d0 = k->d0;
+		d1 = k->d1;
+	}
+	if (f & RSW_HF_FLOW_LABEL)
+		flow = k->flow;
+	if (f & RSW_HF_PROTO)
+		proto_qp = (uint32_t)k->proto << 24;
+	if (k->flags & RSW_PF_L4) {
+		if (f & RSW_HF_SRC_PORT)
+			sport = k->sport;
+		if (f & RSW_HF_DST_PORT)
+			dport = k->dport;
+		if ((k->flags & RSW_PF_BTH) && (f & RSW_HF_ROCE_QP))
+			proto_qp |= k->qp;
+		/* UET carries its entropy in the UDP source port. */
+		if ((k->flags & RSW_PF_UET) && (f & RSW_HF_UET_ENTROPY))
+			sport = k->sport;
+	}
+	if (t->hash_symmetric) {
+		if (rsw_lb_addr_greater(s0, s1, d0, d1, k->alen)) {
+			x = s0, s0 = d0, d0 = x;
+			x = s1, s1 = d1, d1 = x;
+		}
+		if (sport > dport)
+			y = sport, sport = dport, dport = y;
+	}
+	x = (uint64_t)sport | (uint64_t)dport << 16 | (uint64_t)proto_qp << 32;
+	if (unlikely(t->hash_algorithm == RSW_HASH_TOEPLITZ)) {
+		/* rte_softrss reads 32-bit words: written as such, they forward. */
+		uint32_t w[11] = {
+			(uint32_t)s0, (uint32_t)(s0 >> 32), (uint32_t)s1, (uint32_t)(s1 >> 32),
+			(uint32_t)d0, (uint32_t)(d0 >> 32), (uint32_t)d1, (uint32_t)(d1 >> 32),
+			(uint32_t)x,  (uint32_t)(x >> 32),  flow,
+		};
+
+		RTE_BUILD_BUG_ON(sizeof(w) + 4 > RSW_RSS_KEY_LEN);
+		return rsw_lb_mix32(rte_softrss(w, RTE_DIM(w), t->rss_key) ^ t->hash_seed);
+	}
+	/* rte_hash_crc over the 44 bytes: five 8-byte steps, then 4 bytes. */
+	h = rte_hash_crc_8byte(s0, t->hash_seed);
+	h = rte_hash_crc_8byte(s1, h);
+	h = rte_hash_crc_8byte(d0, h);
+	h = rte_hash_crc_8byte(d1, h);
+	h = rte_hash_crc_8byte(x, h);
+	h = rte_hash_crc_4byte(flow, h);
+	return rsw_lb_mix32(h ^ t->hash_seed);
+}
+
 /**
  * Flow hash of one parsed IPv4/IPv6 packet under t's hash settings.
  * Symmetric mode gives both directions of a flow the same hash.
  */
 uint32_t rsw_lb_hash(const struct rsw_tables *t, const struct rte_mbuf *m,
 		     const struct rsw_pkt_info *info);
+
+/*
+ * The L4 part of a tuple from the header at l4 of an IP packet of protocol proto, as
+ * rsw_parse_l4 finds it when the payload holds a UDP header (and a BTH on the RoCEv2 port):
+ * what the express path's checks make sure of.
+ */
+static __rte_always_inline void
+rsw_lb_tuple_l4(struct rsw_lb_tuple *k, const uint8_t *l4, uint8_t proto)
+{
+	uint32_t w;
+
+	if (proto == IPPROTO_UDP) {
+		const struct rte_udp_hdr *udp = (const struct rte_udp_hdr *)l4;
+
+		k->sport = rsw_ntohs(udp->src_port);
+		k->dport = rsw_ntohs(udp->dst_port);
+		k->flags = RSW_PF_L4;
+		if (k->dport == RSW_UDP_PORT_ROCEV2) {
+			memcpy(&w, l4 + sizeof(*udp) + 4, 4); /* reserved byte, 24-bit dest QP */
+			k->qp = rsw_ntohl(w) & 0xffffff;
+			k->flags |= RSW_PF_BTH;
+		} else if (k->dport == RSW_UDP_PORT_UET) {
+			k->flags |= RSW_PF_UET;
+		}
+	} else if (proto == IPPROTO_TCP || proto == IPPROTO_SCTP) {
+		k->sport = (uint16_t)(l4[0] << 8 | l4[1]);
+		k->dport = (uint16_t)(l4[2] << 8 | l4[3]);
+		k->flags = RSW_PF_L4;
+	}
+}
+
+/**
+ * rsw_lb_hash of a frame rsw_parse_express4 took (ip: the header it returned), from the
+ * header alone: the same value (test_lb and the fuzzer check).
+ */
+static __rte_always_inline uint32_t
+rsw_lb_hash_express4(const struct rsw_tables *t, const struct rte_ipv4_hdr *ip)
+{
+	struct rsw_lb_tuple k = {
+		.s0 = ip->src_addr,
+		.d0 = ip->dst_addr,
+		.proto = ip->next_proto_id,
+		.alen = 4,
+	};
+
+	if (!(ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_MF_FLAG | RTE_IPV4_HDR_OFFSET_MASK)))
+		rsw_lb_tuple_l4(&k, (const uint8_t *)(ip + 1), ip->next_proto_id);
+	return rsw_lb_hash_tuple(t, &k);
+}
+
+/** rsw_lb_hash_express4 for a frame rsw_parse_express6 took. */
+static __rte_always_inline uint32_t
+rsw_lb_hash_express6(const struct rsw_tables *t, const struct rte_ipv6_hdr *ip)
+{
+	struct rsw_lb_tuple k = {
+		.flow = rsw_ntohl(ip->vtc_flow) & 0xfffff,
+		.proto = ip->proto,
+		.alen = 16,
+	};
+
+	memcpy(&k.s0, ip->src_addr, 8);
+	memcpy(&k.s1, ip->src_addr + 8, 8);
+	memcpy(&k.d0, ip->dst_addr, 8);
+	memcpy(&k.d1, ip->dst_addr + 8, 8);
+	rsw_lb_tuple_l4(&k, (const uint8_t *)(ip + 1), ip->proto);
+	return rsw_lb_hash_tuple(t, &k);
+}
 
 /*
  * Members that are down, per group (bit i = member i takes no traffic), by group id of the
@@ -144,6 +328,29 @@ rsw_lb_pick_hash(const struct rsw_group *g, uint32_t hash)
 {
 	return g->buckets[(hash ^ (hash >> 8) ^ (hash >> 16) ^ (hash >> 24)) &
 			  (RSW_LB_BUCKETS - 1)];
+}
+
+/** The k-th live member (k < popcount(live)). */
+static inline uint32_t
+rsw_lb_nth_live(uint16_t live, uint32_t k)
+{
+	while (k--)
+		live &= (uint16_t)(live - 1);
+	return (uint32_t)__builtin_ctz(live);
+}
+
+/**
+ * Hash mode: the member of group g for flow hash h, live (bit i: member i up) non-zero. When
+ * the bucket's member is down, only its flows move, over the live members.
+ */
+static inline uint32_t
+rsw_lb_pick_live(const struct rsw_group *g, uint16_t live, uint32_t h)
+{
+	uint32_t mi = rsw_lb_pick_hash(g, h);
+
+	if (likely(live & (1u << mi)))
+		return mi;
+	return rsw_lb_nth_live(live, (h >> 8) % (uint32_t)__builtin_popcount(live));
 }
 
 #endif /* RSW_LB_H */

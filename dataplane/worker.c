@@ -914,10 +914,11 @@ tc_count(uint32_t bytes)
 	return (uint64_t)bytes << 32 | 1;
 }
 
-/* The candidates of one family: frame, burst index, lookup key and result, length, TC. */
+/* The candidates of one family: frame, burst index, lookup result, flow hash, length, TC. */
 struct express_fam {
 	struct rte_mbuf *m[RSW_BURST];
 	uint64_t nh[RSW_BURST];
+	uint32_t h[RSW_BURST]; /* rsw_lb_hash, for a result that is not a plain route */
 	uint16_t l3_len[RSW_BURST];
 	uint8_t idx[RSW_BURST];
 	uint8_t tc[RSW_BURST];
@@ -1111,13 +1112,13 @@ express_out(struct express *x, const struct express_fam *f, unsigned int k, uint
 }
 
 /*
- * express_fwd for a group gid that is not a plain route: a group of one member, or one that
- * sprays round-robin (the member rsw_lb_select_h would pick; the group's position moves on
- * only when the frame goes, so each entry of the spray sequence is taken once, by whichever
- * path sends the frame). Hashing (the hash chain inside the forwarding step cost more than the
- * general path's batch), random spray, adaptive and flowlet groups go to the general path.
- * Inline: as a call it cost a spraying frame 31 instructions of prologue, epilogue and
- * argument moves, and the plain-route path nothing either way.
+ * express_fwd for a group gid that is not a plain route: a group of one member, one that
+ * hashes (f->h[k], computed for the burst by express_hash) or one that sprays round-robin: the
+ * member rsw_lb_select_h would pick. A spraying group's position moves on only when the frame
+ * goes, so each entry of the spray sequence is taken once, by whichever path sends the frame.
+ * Random spray, adaptive and flowlet groups go to the general path. Inline: as a call it cost
+ * a spraying frame 31 instructions of prologue, epilogue and argument moves, and the
+ * plain-route path nothing either way.
  */
 static __rte_always_inline bool
 express_group(struct express *x, struct rsw_lcore_stats *st, const struct rsw_tables *t,
@@ -1131,9 +1132,14 @@ express_group(struct express *x, struct rsw_lcore_stats *st, const struct rsw_ta
 	if (unlikely(live == 0))
 		return false;
 	if (g->n_members > 1) {
-		if (rsw_lb_mode_for_tc(t, g->lb_mode, f->tc[k]) != RSW_LB_SPRAY || t->spray_random)
+		int mode = rsw_lb_mode_for_tc(t, g->lb_mode, f->tc[k]);
+
+		if (mode == RSW_LB_HASH && t->lb_hash_batch) /* set when tables can hash */
+			mi = rsw_lb_pick_live(g, live, f->h[k]);
+		else if (mode == RSW_LB_SPRAY && !t->spray_random)
+			mi = rsw_lb_spray_rr(g, live, &pos);
+		else
 			return false;
-		mi = rsw_lb_spray_rr(g, live, &pos);
 	}
 	nh = &t->nh[g->members[mi]];
 	if (!express_out(x, f, k, kind, f->m[k], nh->port, nh->neigh, &st->lb[gid][mi]))
@@ -1161,6 +1167,28 @@ express_fwd(struct express *x, struct rsw_lcore_stats *st, const struct rsw_tabl
 	if (unlikely(__atomic_load_n(&rsw_lb_down[r->id], __ATOMIC_RELAXED) & 1))
 		return false;
 	return express_out(x, f, k, kind, f->m[k], r->port, r->neigh, &st->lb[r->id][0]);
+}
+
+/*
+ * The flow hashes of family f's candidates whose result is not a plain route (kind: its enum
+ * rsw_pkt_kind), in a loop of their own: the CRC chains of different frames overlap there,
+ * where inside the forwarding step each waited on the one before.
+ */
+static inline void
+express_hash(struct express_fam *f, const struct rsw_tables *t, uint8_t kind)
+{
+	const uint8_t *l3;
+	unsigned int k;
+
+	for (k = 0; k < f->n; k++) {
+		if (likely(rsw_result_plain(&t->results[f->nh[k]])))
+			continue;
+		l3 = rte_pktmbuf_mtod_offset(f->m[k], const uint8_t *, RTE_ETHER_HDR_LEN);
+		if (kind == RSW_PK_IPV4)
+			f->h[k] = rsw_lb_hash_express4(t, (const struct rte_ipv4_hdr *)l3);
+		else
+			f->h[k] = rsw_lb_hash_express6(t, (const struct rte_ipv6_hdr *)l3);
+	}
 }
 
 /*
@@ -1212,6 +1240,8 @@ express_burst(struct rsw_lcore_stats *st, const struct rsw_tables *t, uint16_t i
 	x.now = now;
 	if (x.f4.n > 0) {
 		rte_fib_lookup_bulk(t->fib4, x.key4, x.f4.nh, x.f4.n);
+		if (t->lb_hash_batch)
+			express_hash(&x.f4, t, RSW_PK_IPV4);
 		for (k = 0, nf = x.f4.n; k < nf; k++)
 			if (unlikely(!express_fwd(&x, st, t, &x.f4, k, RSW_PK_IPV4)))
 				slow |= 1u << x.f4.idx[k];
@@ -1223,6 +1253,8 @@ express_burst(struct rsw_lcore_stats *st, const struct rsw_tables *t, uint16_t i
 #else
 		rte_fib6_lookup_bulk(t->fib6, x.key6, x.f6.nh, x.f6.n);
 #endif
+		if (t->lb_hash_batch)
+			express_hash(&x.f6, t, RSW_PK_IPV6);
 		for (k = 0, nf = x.f6.n; k < nf; k++)
 			if (unlikely(!express_fwd(&x, st, t, &x.f6, k, RSW_PK_IPV6)))
 				slow |= 1u << x.f6.idx[k];
@@ -1240,7 +1272,7 @@ express_burst(struct rsw_lcore_stats *st, const struct rsw_tables *t, uint16_t i
 	st->express_packets += n_fwd;
 	if (unlikely(x.f4.n + x.f6.n > 2 * n_fwd))
 		st->express_skip[in_port] =
-			RSW_EXPRESS_BACKOFF; /* most bounced: ECMP, busy ports */
+			RSW_EXPRESS_BACKOFF; /* most bounced: adaptive groups, busy ports */
 	if (slow != 0) {
 		for (; slow != 0; slow &= slow - 1)
 			slow_m[n_slow++] = pkts[__builtin_ctz(slow)];

@@ -506,11 +506,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (ip4 != NULL &&
 		    !routed_as_express(&b, RSW_PK_IPV4, rte_be_to_cpu_16(ip4->total_length)))
 			die("rsw_parse_express4 took a frame rsw_parse does not route as it assumes");
+		if (ip4 != NULL &&
+		    rsw_lb_hash_express4(tables, ip4) != rsw_lb_hash(tables, pkts[p], &b))
+			die("the express path's flow hash differs from rsw_lb_hash (IPv4)");
 		ip6 = rsw_parse_express6(pkts[p], rsw_mac48(mac));
 		if (ip6 != NULL &&
 		    !routed_as_express(&b, RSW_PK_IPV6,
 				       sizeof(*ip6) + rte_be_to_cpu_16(ip6->payload_len)))
 			die("rsw_parse_express6 took a frame rsw_parse does not route as it assumes");
+		if (ip6 != NULL &&
+		    rsw_lb_hash_express6(tables, ip6) != rsw_lb_hash(tables, pkts[p], &b))
+			die("the express path's flow hash differs from rsw_lb_hash (IPv6)");
 	}
 	rsw_process_burst(st, in_port, pkts, n);
 	drain_all();

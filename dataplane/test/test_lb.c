@@ -823,6 +823,102 @@ test_lb_hash_layout(void **state)
 	lb_tables_free(t);
 }
 
+/* One frame to port_mac for test_lb_hash_express (i picks the kind; IPv4 when !v6). */
+static void
+express_frame(struct ut_frame *fr, const uint8_t port_mac[6], unsigned int i, int v6)
+{
+	static const uint8_t protos[] = {IPPROTO_UDP, IPPROTO_TCP, IPPROTO_SCTP, IPPROTO_ICMP, 47};
+	static const uint16_t dports[] = {RSW_UDP_PORT_ROCEV2, RSW_UDP_PORT_UET, 53};
+	/* DF, MF (a first fragment), a later fragment, none */
+	static const uint16_t frags[] = {0x4000, 0x2000, 0x0001, 0};
+	const uint8_t peer[6] = {2, 0, 0, 0, 0, 9};
+	uint8_t proto = protos[i % RTE_DIM(protos)], src[16], dst[16];
+	uint16_t sport = (uint16_t)rte_rand(), dport = (uint16_t)rte_rand();
+	uint64_t r;
+	unsigned int k;
+
+	for (k = 0; k < 16; k++) {
+		src[k] = (uint8_t)rte_rand();
+		dst[k] = (uint8_t)rte_rand();
+	}
+	if (proto == IPPROTO_UDP && (i / 8) % 4 < 3)
+		dport = dports[(i / 8) % 4];
+	if (i % 7 == 0) { /* equal addresses and ports: the symmetric tie */
+		memcpy(dst, src, 16);
+		dport = sport;
+	}
+	ut_eth(fr, port_mac, peer, v6 ? RTE_ETHER_TYPE_IPV6 : RTE_ETHER_TYPE_IPV4);
+	if (v6) {
+		ut_ipv6(fr, (uint8_t)rte_rand(), (uint32_t)rte_rand(), 8 + 12 + 16, proto, 64, src,
+			dst);
+	} else {
+		memcpy(&r, src, 8);
+		ut_ipv4_opt(fr, (uint8_t)rte_rand(), frags[(i / 3) % RTE_DIM(frags)], 64, proto,
+			    (uint32_t)r, (uint32_t)(r >> 32), 8 + 12 + 16, 0);
+	}
+	if (proto == IPPROTO_UDP) {
+		ut_udp(fr, sport, dport, 8 + 12 + 16);
+	} else {
+		ut_put16(fr, sport);
+		ut_put16(fr, dport);
+		ut_put32(fr, (uint32_t)rte_rand());
+	}
+	ut_bth(fr, (uint8_t)(rte_rand() & 0x7f), (uint32_t)rte_rand(), (uint32_t)rte_rand());
+	ut_zeros(fr, 16);
+}
+
+/*
+ * The express path's flow hash, from the IP header alone (rsw_lb_hash_express4/6), is
+ * rsw_lb_hash of what rsw_parse finds, for every frame the express path takes: UDP to the
+ * RoCEv2 port (a BTH and its dest QP), to the UET port and to others, TCP, SCTP, ICMP, another
+ * protocol, IPv4 fragments, IPv6 with its flow label; whatever the fields, symmetry, algorithm
+ * and seed. A frame whose hash the path got wrong would leave by another member than the rest
+ * of its flow.
+ */
+static void
+test_lb_hash_express(void **state)
+{
+	const uint8_t port_mac[6] = {2, 0, 0, 0, 0, 7};
+	struct rte_ether_addr ea;
+	struct rsw_tables *t = lb_tables_new();
+	const struct rte_ipv4_hdr *ip4;
+	const struct rte_ipv6_hdr *ip6;
+	struct rsw_pkt_info info;
+	struct ut_frame fr;
+	struct rte_mbuf *m;
+	unsigned int i, taken = 0, flags = 0;
+
+	(void)state;
+	memcpy(ea.addr_bytes, port_mac, 6);
+	rte_srand(7);
+	for (i = 0; i < 20000; i++) {
+		express_frame(&fr, port_mac, i, (i / 5) % 2);
+		m = ut_mbuf(pool, &fr);
+		assert_non_null(m);
+		t->hash_fields = (uint32_t)rte_rand() & 0xff;
+		t->hash_seed = (uint32_t)rte_rand();
+		t->hash_symmetric = (uint8_t)(rte_rand() & 1);
+		t->hash_algorithm = (uint8_t)(i % 3 == 0 ? RSW_HASH_TOEPLITZ : RSW_HASH_CRC32);
+		rsw_parse_inline(m, &ea, &info);
+		ip4 = rsw_parse_express4(m, rsw_mac48(&ea));
+		ip6 = rsw_parse_express6(m, rsw_mac48(&ea));
+		if (ip4 != NULL)
+			assert_int_equal(rsw_lb_hash_express4(t, ip4), rsw_lb_hash(t, m, &info));
+		if (ip6 != NULL)
+			assert_int_equal(rsw_lb_hash_express6(t, ip6), rsw_lb_hash(t, m, &info));
+		if (ip4 != NULL || ip6 != NULL) {
+			taken++;
+			flags |= 1u << (info.flags & (RSW_PF_L4 | RSW_PF_BTH | RSW_PF_UET));
+		}
+		rte_pktmbuf_free(m);
+	}
+	/* The express path took them all: with and without ports, with a BTH, UET. */
+	assert_int_equal(taken, 20000);
+	assert_int_equal(flags, 1u << 0 | 1u << RSW_PF_L4 | 1u << (RSW_PF_L4 | RSW_PF_BTH) |
+					1u << (RSW_PF_L4 | RSW_PF_UET));
+	lb_tables_free(t);
+}
+
 /* CNPs and mode precedence. */
 
 static void
@@ -941,6 +1037,7 @@ main(void)
 		cmocka_unit_test(test_lb_flowlet_table_bounded),
 		cmocka_unit_test(test_lb_adaptive),
 		cmocka_unit_test(test_lb_hash_layout),
+		cmocka_unit_test(test_lb_hash_express),
 		cmocka_unit_test(test_lb_cnp_hash),
 		cmocka_unit_test(test_lb_mode_precedence),
 	};

@@ -1152,45 +1152,66 @@ express_runs(const struct ut_frame *f, struct xrun *a, struct xrun *b, struct xr
 	expect_same_run(a, c, 2);
 }
 
+/* Where frame in is among the n frames out sent (the bytes past its rewritten headers); n if not. */
+static unsigned int
+find_sent(const struct ut_frame *out, unsigned int n, const struct ut_frame *in)
+{
+	unsigned int at;
+
+	for (at = 0; at < n; at++)
+		if (out[at].len == in->len && memcmp(out[at].b + 34, in->b + 34, in->len - 34) == 0)
+			break;
+	return at;
+}
+
+/* Frame number at of those run a sent from port 3 is in, routed to that port's neighbour. */
+static void
+expect_sent3(const struct xrun *a, unsigned int at, const struct ut_frame *in, int v6)
+{
+	struct rte_mbuf *m;
+	uint8_t mac[6];
+
+	assert_true(at < a->n[3]);
+	m = ut_mbuf(pool, &a->out[3][at]);
+	assert_non_null(m);
+	nh_mac(3, mac);
+	expect_routed(m, in, RTE_ETHER_HDR_LEN, v6, mac, 3);
+	rte_pktmbuf_free(m);
+}
+
 static void
 test_express(void **state)
 {
 	static struct ut_frame f[RSW_BURST];
 	static struct xrun a, b, c;
-	unsigned int i, k, j;
-	uint8_t mac[6];
+	unsigned int i, k = 0, at, ecmp3 = 0;
 
 	(void)state;
 	express_frames(f);
 	express_runs(f, &a, &b, &c);
 
 	/*
-	 * The 16 plain-route frames went express, first: IPv4 then IPv6, each in order; then the
-	 * general path's frames to port 3: the CNPs, and the ECMP frames that hashed there.
+	 * The 16 plain-route frames and the 4 ECMP frames went express (each ECMP frame to the
+	 * member the general path hashed it to: express_runs compared), first: IPv4 then IPv6,
+	 * each in arrival order; then the general path's frames to port 3, the CNPs.
 	 */
-	assert_int_equal(a.express, 16);
-	assert_true(a.n[3] >= 20);
-	nh_mac(3, mac);
-	for (i = k = j = 0; i < RSW_BURST; i++) {
-		struct rte_mbuf *m;
-		unsigned int at;
-
-		if (i % 8 > 4)
+	assert_int_equal(a.express, 20);
+	for (i = 0; i < RSW_BURST; i++) {
+		if (i % 8 == 7 && find_sent(a.out[3], a.n[3], &f[i]) < a.n[3])
+			ecmp3++;
+		else if (i % 8 >= 3)
 			continue;
-		if (i % 8 == 4) { /* a CNP: after the express frames */
-			for (at = 16; at < a.n[3]; at++)
-				if (a.out[3][at].len == f[i].len &&
-				    memcmp(a.out[3][at].b + 34, f[i].b + 34, f[i].len - 34) == 0)
-					break;
-		} else {
-			at = i % 8 == 3 ? 12 + j++ : k++;
-		}
-		assert_true(at < a.n[3]);
-		m = ut_mbuf(pool, &a.out[3][at]);
-		assert_non_null(m);
-		expect_routed(m, &f[i], RTE_ETHER_HDR_LEN, i % 8 == 3, mac, 3);
-		rte_pktmbuf_free(m);
+		expect_sent3(&a, k++, &f[i], 0);
 	}
+	for (i = 3; i < RSW_BURST; i += 8)
+		expect_sent3(&a, k++, &f[i], 1);
+	assert_int_equal(k, 16 + ecmp3);
+	for (i = 4; i < RSW_BURST; i += 8) { /* a CNP: after the express frames */
+		at = find_sent(a.out[3], a.n[3], &f[i]);
+		assert_true(at >= k);
+		expect_sent3(&a, at, &f[i], 0);
+	}
+	assert_int_equal(a.n[3], 20 + ecmp3);
 	assert_int_equal(a.d[0].c[RSW_PC_rx_packets], RSW_BURST);
 	assert_int_equal(a.d[0].c[RSW_PC_rx_bytes], rx_bytes_of(f, RSW_BURST));
 	assert_int_equal(a.d[0].c[RSW_PC_cnp_rx], 4);
@@ -1200,6 +1221,37 @@ test_express(void **state)
 	assert_int_equal(a.q3[RSW_QC_enqueued_packets], a.n[3]);
 	assert_int_equal(a.q3[RSW_QC_dequeued_packets], a.n[3]);
 	assert_int_equal(a.lb, 20);
+	assert_int_equal(a.g[0].packets + a.g[1].packets + a.g[2].packets + a.g[3].packets, 4);
+}
+
+/*
+ * With a member down, the ECMP frames still go express: the down member's flows move over the
+ * live members (rsw_lb_pick_live), as the general path moves them (express_runs compares).
+ */
+static void
+test_express_ecmp_member_down(void **state)
+{
+	static struct ut_frame f[RSW_BURST];
+	static struct xrun a, b, c;
+	const struct rsw_tables *t = rsw_fib_main.tables;
+	struct rte_mbuf *m;
+	uint32_t mi;
+
+	(void)state;
+	express_frames(f);
+	/* Down: the member the first ECMP frame hashes to. */
+	m = ut_mbuf(pool, &f[7]);
+	assert_non_null(m);
+	mi = rsw_lb_pick_hash(
+		&t->groups[group_id],
+		rsw_lb_hash_express4(t, rte_pktmbuf_mtod_offset(m, const struct rte_ipv4_hdr *,
+								RTE_ETHER_HDR_LEN)));
+	rte_pktmbuf_free(m);
+	rsw_lb_down[group_id] = (uint16_t)(1u << mi);
+	express_runs(f, &a, &b, &c);
+	rsw_lb_down[group_id] = 0;
+	assert_int_equal(a.express, 20);
+	assert_int_equal(a.g[mi].packets, 0);
 	assert_int_equal(a.g[0].packets + a.g[1].packets + a.g[2].packets + a.g[3].packets, 4);
 }
 
@@ -1485,6 +1537,7 @@ build_tables(void)
 	}
 	rsw_group_fill_buckets(g, NULL);
 	group_id = t->n_groups++;
+	t->lb_hash_batch = 1; /* as tables.c sets it: the group hashes */
 	{
 		const struct rsw_result r = {.type = RSW_RES_GROUP, .id = group_id};
 		const uint8_t net[4] = {192, 168, 0, 0};
@@ -1687,6 +1740,7 @@ main(void)
 		cmocka_unit_test(test_tx_drain),
 		cmocka_unit_test(test_mixed_burst),
 		cmocka_unit_test(test_express),
+		cmocka_unit_test(test_express_ecmp_member_down),
 		cmocka_unit_test(test_express_spray),
 		cmocka_unit_test(test_express_behind_queue),
 		cmocka_unit_test(test_express_burst_check),
