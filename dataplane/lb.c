@@ -29,14 +29,17 @@ uint32_t
 rsw_lb_hash(const struct rsw_tables *t, const struct rte_mbuf *m, const struct rsw_pkt_info *info)
 {
 	const uint8_t *l3 = rte_pktmbuf_mtod_offset(m, const uint8_t *, info->l3_off);
-	struct rsw_lb_tuple k = {
-		.proto = info->proto,
-		.flags = info->flags,
-		.sport = info->sport,
-		.dport = info->dport,
-		.qp = info->qp,
-	};
+	struct rsw_lb_tuple k = {.proto = info->proto};
+	struct rsw_lb_sel s;
 
+	rsw_lb_sel_init(&s, t);
+	if (info->flags & RSW_PF_L4) {
+		k.sport = info->sport;
+		k.dport = info->dport;
+		if (info->flags & RSW_PF_BTH)
+			k.qp = info->qp;
+		k.uet = !!(info->flags & RSW_PF_UET);
+	}
 	if (info->kind == RSW_PK_IPV4) {
 		const struct rte_ipv4_hdr *ip = (const struct rte_ipv4_hdr *)l3;
 
@@ -53,7 +56,7 @@ rsw_lb_hash(const struct rsw_tables *t, const struct rte_mbuf *m, const struct r
 		memcpy(&k.d1, ip->dst_addr + 8, 8);
 		k.flow = info->flow;
 	}
-	return rsw_lb_hash_tuple(t, &k);
+	return rsw_lb_hash_sel(&s, &k);
 }
 
 uint16_t rsw_lb_down[RSW_MAX_GROUPS];

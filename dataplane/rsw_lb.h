@@ -33,10 +33,11 @@
 extern const uint8_t rsw_lb_default_rss_key[RSW_RSS_KEY_LEN];
 
 /*
- * What the flow hash may cover, as found in a packet; rsw_lb_hash_tuple picks the fields of
- * load_balance.hash_fields. Addresses as loaded (IPv4: the low 4 bytes of s0 and d0, s1 and d1
- * 0); sport and dport when flags has RSW_PF_L4, qp when it has RSW_PF_BTH; flow: the IPv6 flow
- * label (0 for IPv4).
+ * What the flow hash may cover, as found in a packet; the fields of load_balance.hash_fields
+ * are picked from it (struct rsw_lb_sel). Addresses as loaded (IPv4: the low 4 bytes of s0 and
+ * d0, s1 and d1 0); sport and dport 0 unless the packet has L4 ports (RSW_PF_L4); qp 0 unless
+ * it has a BTH; flow: the IPv6 flow label (0 for IPv4); uet: whether it is UET, which carries
+ * its entropy in the UDP source port.
  */
 struct rsw_lb_tuple {
 	uint64_t s0, s1, d0, d1;
@@ -44,9 +45,42 @@ struct rsw_lb_tuple {
 	uint32_t qp;
 	uint16_t sport, dport; /* host order */
 	uint8_t proto;
-	uint8_t flags; /* RSW_PF_L4, RSW_PF_BTH, RSW_PF_UET */
-	uint8_t alen;  /* address length: 4 or 16 */
+	uint8_t uet;
+	uint8_t alen; /* address length: 4 or 16 */
 };
+
+/*
+ * t's hash settings as masks over a tuple's fields (all ones: hashed), worked out once for a
+ * burst so that picking the fields costs an AND each and no branch.
+ */
+struct rsw_lb_sel {
+	uint64_t src, dst;
+	uint32_t flow, qp, proto;
+	uint16_t sport, dport;
+	uint16_t uet_sport; /* the source port of a UET packet (its entropy) */
+	uint8_t symmetric, toeplitz;
+	uint32_t seed;
+	const uint8_t *rss_key;
+};
+
+static inline void
+rsw_lb_sel_init(struct rsw_lb_sel *s, const struct rsw_tables *t)
+{
+	uint32_t f = t->hash_fields;
+
+	s->src = f & RSW_HF_SRC_IP ? UINT64_MAX : 0;
+	s->dst = f & RSW_HF_DST_IP ? UINT64_MAX : 0;
+	s->flow = f & RSW_HF_FLOW_LABEL ? UINT32_MAX : 0;
+	s->qp = f & RSW_HF_ROCE_QP ? UINT32_MAX : 0;
+	s->proto = f & RSW_HF_PROTO ? 0xff : 0;
+	s->sport = f & RSW_HF_SRC_PORT ? UINT16_MAX : 0;
+	s->dport = f & RSW_HF_DST_PORT ? UINT16_MAX : 0;
+	s->uet_sport = f & RSW_HF_UET_ENTROPY ? UINT16_MAX : 0;
+	s->symmetric = t->hash_symmetric;
+	s->toeplitz = t->hash_algorithm == RSW_HASH_TOEPLITZ;
+	s->seed = t->hash_seed;
+	s->rss_key = t->rss_key;
+}
 
 /*
  * CRC32 and Toeplitz are linear: a seed alone only relabels members, and the same flows
@@ -76,7 +110,7 @@ rsw_lb_addr_greater(uint64_t a0, uint64_t a1, uint64_t b0, uint64_t b1, size_t l
 }
 
 /*
- * The flow hash of tuple k under t's hash settings (symmetric mode gives both directions of a
+ * The flow hash of tuple k under the settings s (symmetric mode gives both directions of a
  * flow the same hash). The input is a fixed layout of 44 bytes, so CRC32 and Toeplitz see the
  * same bytes: source address (16; IPv4 in the first 4, the rest 0), destination address (16),
  * source port (2), destination port (2) (host order), proto << 24 | BTH dest QP (4), IPv6
@@ -84,36 +118,16 @@ rsw_lb_addr_greater(uint64_t a0, uint64_t a1, uint64_t b0, uint64_t b1, size_t l
  * pieces and read back wide, it stalled on store forwarding (a third of the ECMP cost).
  */
 static __rte_always_inline uint32_t
-rsw_lb_hash_tuple(const struct rsw_tables *t, const struct rsw_lb_tuple *k)
+rsw_lb_hash_sel(const struct rsw_lb_sel *s, const struct rsw_lb_tuple *k)
 {
-	uint32_t f = t->hash_fields, proto_qp = 0, flow = 0, h;
-	uint64_t s0 = 0, s1 = 0, d0 = 0, d1 = 0, x;
-	uint16_t sport = 0, dport = 0, y;
+	uint64_t s0 = k->s0 & s->src, s1 = k->s1 & s->src;
+	uint64_t d0 = k->d0 & s->dst, d1 = k->d1 & s->dst, x;
+	uint32_t flow = k->flow & s->flow, h;
+	uint32_t proto_qp = (k->proto & s->proto) << 24 | (k->qp & s->qp);
+	uint16_t sport = k->sport & (s->sport | (k->uet ? s->uet_sport : 0));
+	uint16_t dport = k->dport & s->dport, y;
 
-	if (f & RSW_HF_SRC_IP) {
-		s0 = k->s0;
-		s1 = k->s1;
-	}
-	if (f & RSW_HF_DST_IP) {
-		d0 = k->d0;
-		d1 = k->d1;
-	}
-	if (f & RSW_HF_FLOW_LABEL)
-		flow = k->flow;
-	if (f & RSW_HF_PROTO)
-		proto_qp = (uint32_t)k->proto << 24;
-	if (k->flags & RSW_PF_L4) {
-		if (f & RSW_HF_SRC_PORT)
-			sport = k->sport;
-		if (f & RSW_HF_DST_PORT)
-			dport = k->dport;
-		if ((k->flags & RSW_PF_BTH) && (f & RSW_HF_ROCE_QP))
-			proto_qp |= k->qp;
-		/* UET carries its entropy in the UDP source port. */
-		if ((k->flags & RSW_PF_UET) && (f & RSW_HF_UET_ENTROPY))
-			sport = k->sport;
-	}
-	if (t->hash_symmetric) {
+	if (s->symmetric) {
 		if (rsw_lb_addr_greater(s0, s1, d0, d1, k->alen)) {
 			x = s0, s0 = d0, d0 = x;
 			x = s1, s1 = d1, d1 = x;
@@ -122,7 +136,7 @@ rsw_lb_hash_tuple(const struct rsw_tables *t, const struct rsw_lb_tuple *k)
 			y = sport, sport = dport, dport = y;
 	}
 	x = (uint64_t)sport | (uint64_t)dport << 16 | (uint64_t)proto_qp << 32;
-	if (unlikely(t->hash_algorithm == RSW_HASH_TOEPLITZ)) {
+	if (unlikely(s->toeplitz)) {
 		/* rte_softrss reads 32-bit words: written as such, they forward. */
 		uint32_t w[11] = {
 			(uint32_t)s0, (uint32_t)(s0 >> 32), (uint32_t)s1, (uint32_t)(s1 >> 32),
@@ -131,16 +145,16 @@ rsw_lb_hash_tuple(const struct rsw_tables *t, const struct rsw_lb_tuple *k)
 		};
 
 		RTE_BUILD_BUG_ON(sizeof(w) + 4 > RSW_RSS_KEY_LEN);
-		return rsw_lb_mix32(rte_softrss(w, RTE_DIM(w), t->rss_key) ^ t->hash_seed);
+		return rsw_lb_mix32(rte_softrss(w, RTE_DIM(w), s->rss_key) ^ s->seed);
 	}
 	/* rte_hash_crc over the 44 bytes: five 8-byte steps, then 4 bytes. */
-	h = rte_hash_crc_8byte(s0, t->hash_seed);
+	h = rte_hash_crc_8byte(s0, s->seed);
 	h = rte_hash_crc_8byte(s1, h);
 	h = rte_hash_crc_8byte(d0, h);
 	h = rte_hash_crc_8byte(d1, h);
 	h = rte_hash_crc_8byte(x, h);
 	h = rte_hash_crc_4byte(flow, h);
-	return rsw_lb_mix32(h ^ t->hash_seed);
+	return rsw_lb_mix32(h ^ s->seed);
 }
 
 /**
@@ -153,39 +167,35 @@ uint32_t rsw_lb_hash(const struct rsw_tables *t, const struct rte_mbuf *m,
 /*
  * The L4 part of a tuple from the header at l4 of an IP packet of protocol proto, as
  * rsw_parse_l4 finds it when the payload holds a UDP header (and a BTH on the RoCEv2 port):
- * what the express path's checks make sure of.
+ * what the express path's checks make sure of. UDP, TCP and SCTP have their ports in the same
+ * place.
  */
 static __rte_always_inline void
 rsw_lb_tuple_l4(struct rsw_lb_tuple *k, const uint8_t *l4, uint8_t proto)
 {
 	uint32_t w;
 
-	if (proto == IPPROTO_UDP) {
-		const struct rte_udp_hdr *udp = (const struct rte_udp_hdr *)l4;
-
-		k->sport = rsw_ntohs(udp->src_port);
-		k->dport = rsw_ntohs(udp->dst_port);
-		k->flags = RSW_PF_L4;
-		if (k->dport == RSW_UDP_PORT_ROCEV2) {
-			memcpy(&w, l4 + sizeof(*udp) + 4, 4); /* reserved byte, 24-bit dest QP */
-			k->qp = rsw_ntohl(w) & 0xffffff;
-			k->flags |= RSW_PF_BTH;
-		} else if (k->dport == RSW_UDP_PORT_UET) {
-			k->flags |= RSW_PF_UET;
-		}
-	} else if (proto == IPPROTO_TCP || proto == IPPROTO_SCTP) {
-		k->sport = (uint16_t)(l4[0] << 8 | l4[1]);
-		k->dport = (uint16_t)(l4[2] << 8 | l4[3]);
-		k->flags = RSW_PF_L4;
+	if (proto != IPPROTO_UDP && proto != IPPROTO_TCP && proto != IPPROTO_SCTP)
+		return;
+	memcpy(&w, l4, 4);
+	w = rte_bswap32(w); /* source port high, destination port low */
+	k->sport = (uint16_t)(w >> 16);
+	k->dport = (uint16_t)w;
+	if (proto != IPPROTO_UDP)
+		return;
+	if (k->dport == RSW_UDP_PORT_ROCEV2) {
+		memcpy(&w, l4 + sizeof(struct rte_udp_hdr) + 4, 4); /* reserved byte, dest QP */
+		k->qp = rsw_ntohl(w) & 0xffffff;
 	}
+	k->uet = k->dport == RSW_UDP_PORT_UET;
 }
 
 /**
  * rsw_lb_hash of a frame rsw_parse_express4 took (ip: the header it returned), from the
- * header alone: the same value (test_lb and the fuzzer check).
+ * header alone, under the settings s: the same value (test_lb and the fuzzer check).
  */
 static __rte_always_inline uint32_t
-rsw_lb_hash_express4(const struct rsw_tables *t, const struct rte_ipv4_hdr *ip)
+rsw_lb_hash_express4(const struct rsw_lb_sel *s, const struct rte_ipv4_hdr *ip)
 {
 	struct rsw_lb_tuple k = {
 		.s0 = ip->src_addr,
@@ -196,12 +206,12 @@ rsw_lb_hash_express4(const struct rsw_tables *t, const struct rte_ipv4_hdr *ip)
 
 	if (!(ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_MF_FLAG | RTE_IPV4_HDR_OFFSET_MASK)))
 		rsw_lb_tuple_l4(&k, (const uint8_t *)(ip + 1), ip->next_proto_id);
-	return rsw_lb_hash_tuple(t, &k);
+	return rsw_lb_hash_sel(s, &k);
 }
 
 /** rsw_lb_hash_express4 for a frame rsw_parse_express6 took. */
 static __rte_always_inline uint32_t
-rsw_lb_hash_express6(const struct rsw_tables *t, const struct rte_ipv6_hdr *ip)
+rsw_lb_hash_express6(const struct rsw_lb_sel *s, const struct rte_ipv6_hdr *ip)
 {
 	struct rsw_lb_tuple k = {
 		.flow = rsw_ntohl(ip->vtc_flow) & 0xfffff,
@@ -214,7 +224,7 @@ rsw_lb_hash_express6(const struct rsw_tables *t, const struct rte_ipv6_hdr *ip)
 	memcpy(&k.d0, ip->dst_addr, 8);
 	memcpy(&k.d1, ip->dst_addr + 8, 8);
 	rsw_lb_tuple_l4(&k, (const uint8_t *)(ip + 1), ip->proto);
-	return rsw_lb_hash_tuple(t, &k);
+	return rsw_lb_hash_sel(s, &k);
 }
 
 /*

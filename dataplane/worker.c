@@ -1174,20 +1174,23 @@ express_fwd(struct express *x, struct rsw_lcore_stats *st, const struct rsw_tabl
  * rsw_pkt_kind), in a loop of their own: the CRC chains of different frames overlap there,
  * where inside the forwarding step each waited on the one before.
  */
-static inline void
+static __rte_always_inline void
 express_hash(struct express_fam *f, const struct rsw_tables *t, uint8_t kind)
 {
+	const struct rsw_result *res = t->results;
+	struct rsw_lb_sel s;
 	const uint8_t *l3;
-	unsigned int k;
+	unsigned int k, n = f->n;
 
-	for (k = 0; k < f->n; k++) {
-		if (likely(rsw_result_plain(&t->results[f->nh[k]])))
+	rsw_lb_sel_init(&s, t);
+	for (k = 0; k < n; k++) {
+		if (likely(rsw_result_plain(&res[f->nh[k]])))
 			continue;
 		l3 = rte_pktmbuf_mtod_offset(f->m[k], const uint8_t *, RTE_ETHER_HDR_LEN);
 		if (kind == RSW_PK_IPV4)
-			f->h[k] = rsw_lb_hash_express4(t, (const struct rte_ipv4_hdr *)l3);
+			f->h[k] = rsw_lb_hash_express4(&s, (const struct rte_ipv4_hdr *)l3);
 		else
-			f->h[k] = rsw_lb_hash_express6(t, (const struct rte_ipv6_hdr *)l3);
+			f->h[k] = rsw_lb_hash_express6(&s, (const struct rte_ipv6_hdr *)l3);
 	}
 }
 

@@ -454,6 +454,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct rte_mbuf *pkts[RSW_BURST];
 	uint16_t in_port, n = 0, len, p;
+	struct rsw_lb_sel sel;
 	uint8_t knobs;
 	size_t off = 2;
 	uint32_t g;
@@ -492,6 +493,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	tables->lb_hash_batch = !!(knobs & K_HASH_BATCH);
 
 	/* The worker's inline parser must agree with the full one, field for field. */
+	rsw_lb_sel_init(&sel, tables);
 	for (p = 0; p < n; p++) {
 		struct rsw_pkt_info a, b;
 		const struct rte_ether_addr *mac = &rsw_dp.ports[in_port].mac;
@@ -507,7 +509,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    !routed_as_express(&b, RSW_PK_IPV4, rte_be_to_cpu_16(ip4->total_length)))
 			die("rsw_parse_express4 took a frame rsw_parse does not route as it assumes");
 		if (ip4 != NULL &&
-		    rsw_lb_hash_express4(tables, ip4) != rsw_lb_hash(tables, pkts[p], &b))
+		    rsw_lb_hash_express4(&sel, ip4) != rsw_lb_hash(tables, pkts[p], &b))
 			die("the express path's flow hash differs from rsw_lb_hash (IPv4)");
 		ip6 = rsw_parse_express6(pkts[p], rsw_mac48(mac));
 		if (ip6 != NULL &&
@@ -515,7 +517,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				       sizeof(*ip6) + rte_be_to_cpu_16(ip6->payload_len)))
 			die("rsw_parse_express6 took a frame rsw_parse does not route as it assumes");
 		if (ip6 != NULL &&
-		    rsw_lb_hash_express6(tables, ip6) != rsw_lb_hash(tables, pkts[p], &b))
+		    rsw_lb_hash_express6(&sel, ip6) != rsw_lb_hash(tables, pkts[p], &b))
 			die("the express path's flow hash differs from rsw_lb_hash (IPv6)");
 	}
 	rsw_process_burst(st, in_port, pkts, n);

@@ -884,6 +884,7 @@ test_lb_hash_express(void **state)
 	const struct rte_ipv4_hdr *ip4;
 	const struct rte_ipv6_hdr *ip6;
 	struct rsw_pkt_info info;
+	struct rsw_lb_sel sel;
 	struct ut_frame fr;
 	struct rte_mbuf *m;
 	unsigned int i, taken = 0, flags = 0;
@@ -899,13 +900,14 @@ test_lb_hash_express(void **state)
 		t->hash_seed = (uint32_t)rte_rand();
 		t->hash_symmetric = (uint8_t)(rte_rand() & 1);
 		t->hash_algorithm = (uint8_t)(i % 3 == 0 ? RSW_HASH_TOEPLITZ : RSW_HASH_CRC32);
+		rsw_lb_sel_init(&sel, t);
 		rsw_parse_inline(m, &ea, &info);
 		ip4 = rsw_parse_express4(m, rsw_mac48(&ea));
 		ip6 = rsw_parse_express6(m, rsw_mac48(&ea));
 		if (ip4 != NULL)
-			assert_int_equal(rsw_lb_hash_express4(t, ip4), rsw_lb_hash(t, m, &info));
+			assert_int_equal(rsw_lb_hash_express4(&sel, ip4), rsw_lb_hash(t, m, &info));
 		if (ip6 != NULL)
-			assert_int_equal(rsw_lb_hash_express6(t, ip6), rsw_lb_hash(t, m, &info));
+			assert_int_equal(rsw_lb_hash_express6(&sel, ip6), rsw_lb_hash(t, m, &info));
 		if (ip4 != NULL || ip6 != NULL) {
 			taken++;
 			flags |= 1u << (info.flags & (RSW_PF_L4 | RSW_PF_BTH | RSW_PF_UET));

@@ -1234,6 +1234,8 @@ test_express_ecmp_member_down(void **state)
 	static struct ut_frame f[RSW_BURST];
 	static struct xrun a, b, c;
 	const struct rsw_tables *t = rsw_fib_main.tables;
+	const struct rte_ipv4_hdr *ip;
+	struct rsw_lb_sel sel;
 	struct rte_mbuf *m;
 	uint32_t mi;
 
@@ -1242,10 +1244,9 @@ test_express_ecmp_member_down(void **state)
 	/* Down: the member the first ECMP frame hashes to. */
 	m = ut_mbuf(pool, &f[7]);
 	assert_non_null(m);
-	mi = rsw_lb_pick_hash(
-		&t->groups[group_id],
-		rsw_lb_hash_express4(t, rte_pktmbuf_mtod_offset(m, const struct rte_ipv4_hdr *,
-								RTE_ETHER_HDR_LEN)));
+	rsw_lb_sel_init(&sel, t);
+	ip = rte_pktmbuf_mtod_offset(m, const struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+	mi = rsw_lb_pick_hash(&t->groups[group_id], rsw_lb_hash_express4(&sel, ip));
 	rte_pktmbuf_free(m);
 	rsw_lb_down[group_id] = (uint16_t)(1u << mi);
 	express_runs(f, &a, &b, &c);
