@@ -39,6 +39,11 @@ CACHE = "/tmp/railsw-perf-cache"  # built l3fwd and the clock probe, reused betw
 # 02:70:63:61:70:<index>, "pcap"), and the neighbours' MACs the frames are rewritten to.
 RSW_MAC = ["02:00:00:00:00:10", "02:00:00:00:00:11"]
 OVS_SCHEMA = "/usr/share/openvswitch/vswitch.ovsschema"
+# The private OVS's bridge. Its userspace datapath makes a persistent TAP of the bridge's name
+# and one named ovs-netdev; the run deletes the ones it made (a name of our own for the bridge,
+# so that no bridge of the machine's is touched).
+OVS_BRIDGE = "rswperf-br"
+OVS_TAPS = ("ovs-netdev", OVS_BRIDGE)
 PCAP_MAC = ["02:70:63:61:70:00", "02:70:63:61:70:01"]
 NEIGH_MAC = ["02:00:00:00:01:10", "02:00:00:00:01:11"]
 SRC_MAC = "02:00:00:00:99:99"
@@ -63,6 +68,16 @@ L3FWD_VARIANTS = {"v4-1k": (4, 1024), "v4-64k": (4, 1 << 16), "v4-1M": (4, 1 << 
 
 def log(*a):
     print(*a, file=sys.stderr, flush=True)
+
+
+def netdev_exists(name):
+    return os.path.exists(os.path.join("/sys/class/net", name))
+
+
+def del_tap(name):
+    """Delete the persistent TAP device name (quietly: it may be gone already)."""
+    subprocess.run(["ip", "tuntap", "del", "dev", name, "mode", "tap"],
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=10)
 
 
 def sh(cmd, **kw):
@@ -652,6 +667,10 @@ class Bench:
 
     def _ovs(self, size, workers):
         caps = self.caps.get("v4", 1024, size, PCAP_MAC)
+        # A bridge TAP of ours left by a killed run goes; ovs-netdev only if this run made it.
+        if netdev_exists(OVS_BRIDGE):
+            del_tap(OVS_BRIDGE)
+        taps_before = {n for n in OVS_TAPS if netdev_exists(n)}
         pre = self.prefix("ovs")
         d = os.path.join(self.scratch, pre)
         os.makedirs(d)
@@ -686,16 +705,18 @@ class Bench:
                                          "--unixctl=" + os.path.join(d, "vswitchd.ctl"),
                                          "--log-file=" + os.path.join(d, "vswitchd.log")],
                         pre, self.scratch, env=env)
-            vsctl("add-br", "br0", "--", "set", "bridge", "br0", "datapath_type=netdev", wait=True)
+            vsctl("add-br", OVS_BRIDGE, "--", "set", "bridge", OVS_BRIDGE, "datapath_type=netdev",
+                  wait=True)
             for i in (0, 1):
                 opts = ["options:dpdk-devargs=%s" % devargs(i, caps[i], workers),
                         "options:n_rxq=%d" % workers, "ofport_request=%d" % (i + 1)]
                 if self.jumbo(size):
                     opts.append("mtu_request=%d" % (size + 64))
-                vsctl("add-port", "br0", "p%d" % i, "--", "set", "Interface", "p%d" % i,
+                vsctl("add-port", OVS_BRIDGE, "p%d" % i, "--", "set", "Interface", "p%d" % i,
                       "type=dpdk", *opts, wait=True)
-            for args in (["del-flows", "br0"], ["add-flow", "br0", "in_port=1,actions=output:2"],
-                         ["add-flow", "br0", "in_port=2,actions=output:1"]):
+            for args in (["del-flows", OVS_BRIDGE],
+                         ["add-flow", OVS_BRIDGE, "in_port=1,actions=output:2"],
+                         ["add-flow", OVS_BRIDGE, "in_port=2,actions=output:1"]):
                 sh(["ovs-ofctl"] + args, env=env, capture_output=True)
             res = measure(proc, self.a.warmup, self.a.window)
             if not proc.alive():
@@ -713,6 +734,9 @@ class Bench:
                 except subprocess.TimeoutExpired:
                     dbp.kill()
                     dbp.wait(timeout=10)
+            for n in OVS_TAPS:
+                if n not in taps_before and netdev_exists(n):
+                    del_tap(n)
 
     def ctl(self, sock, *cmd):
         r = subprocess.run([self.railctl, "-s", sock, "--json"] + list(cmd), capture_output=True,
