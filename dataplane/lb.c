@@ -26,13 +26,12 @@ const uint8_t rsw_lb_default_rss_key[RSW_RSS_KEY_LEN] = {
 };
 
 uint32_t
-rsw_lb_hash(const struct rsw_tables *t, const struct rte_mbuf *m, const struct rsw_pkt_info *info)
+rsw_lb_hash_parsed(const struct rsw_lb_sel *s, const struct rte_mbuf *m,
+		   const struct rsw_pkt_info *info)
 {
 	const uint8_t *l3 = rte_pktmbuf_mtod_offset(m, const uint8_t *, info->l3_off);
 	struct rsw_lb_tuple k = {.proto = info->proto};
-	struct rsw_lb_sel s;
 
-	rsw_lb_sel_init(&s, t);
 	if (info->flags & RSW_PF_L4) {
 		k.sport = info->sport;
 		k.dport = info->dport;
@@ -41,22 +40,21 @@ rsw_lb_hash(const struct rsw_tables *t, const struct rte_mbuf *m, const struct r
 		k.uet = !!(info->flags & RSW_PF_UET);
 	}
 	if (info->kind == RSW_PK_IPV4) {
-		const struct rte_ipv4_hdr *ip = (const struct rte_ipv4_hdr *)l3;
-
-		k.alen = 4;
-		k.s0 = ip->src_addr;
-		k.d0 = ip->dst_addr;
+		rsw_lb_tuple_ip4(&k, (const struct rte_ipv4_hdr *)l3);
 	} else {
-		const struct rte_ipv6_hdr *ip = (const struct rte_ipv6_hdr *)l3;
-
-		k.alen = 16;
-		memcpy(&k.s0, ip->src_addr, 8);
-		memcpy(&k.s1, ip->src_addr + 8, 8);
-		memcpy(&k.d0, ip->dst_addr, 8);
-		memcpy(&k.d1, ip->dst_addr + 8, 8);
+		rsw_lb_tuple_ip6(&k, (const struct rte_ipv6_hdr *)l3);
 		k.flow = info->flow;
 	}
-	return rsw_lb_hash_sel(&s, &k);
+	return rsw_lb_hash_sel(s, &k);
+}
+
+uint32_t
+rsw_lb_hash(const struct rsw_tables *t, const struct rte_mbuf *m, const struct rsw_pkt_info *info)
+{
+	struct rsw_lb_sel s;
+
+	rsw_lb_sel_init(&s, t);
+	return rsw_lb_hash_parsed(&s, m, info);
 }
 
 uint16_t rsw_lb_down[RSW_MAX_GROUPS];

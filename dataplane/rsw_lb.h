@@ -164,6 +164,30 @@ rsw_lb_hash_sel(const struct rsw_lb_sel *s, const struct rsw_lb_tuple *k)
 uint32_t rsw_lb_hash(const struct rsw_tables *t, const struct rte_mbuf *m,
 		     const struct rsw_pkt_info *info);
 
+/** rsw_lb_hash under the settings s (rsw_lb_sel_init once for a burst of packets). */
+uint32_t rsw_lb_hash_parsed(const struct rsw_lb_sel *s, const struct rte_mbuf *m,
+			    const struct rsw_pkt_info *info);
+
+/* The address part of a tuple from an IPv4 header. */
+static __rte_always_inline void
+rsw_lb_tuple_ip4(struct rsw_lb_tuple *k, const struct rte_ipv4_hdr *ip)
+{
+	k->alen = 4;
+	k->s0 = ip->src_addr;
+	k->d0 = ip->dst_addr;
+}
+
+/* The address part of a tuple from an IPv6 header. */
+static __rte_always_inline void
+rsw_lb_tuple_ip6(struct rsw_lb_tuple *k, const struct rte_ipv6_hdr *ip)
+{
+	k->alen = 16;
+	memcpy(&k->s0, ip->src_addr, 8);
+	memcpy(&k->s1, ip->src_addr + 8, 8);
+	memcpy(&k->d0, ip->dst_addr, 8);
+	memcpy(&k->d1, ip->dst_addr + 8, 8);
+}
+
 /*
  * The L4 part of a tuple from the header at l4 of an IP packet of protocol proto, as
  * rsw_parse_l4 finds it when the payload holds a UDP header (and a BTH on the RoCEv2 port):
@@ -197,13 +221,9 @@ rsw_lb_tuple_l4(struct rsw_lb_tuple *k, const uint8_t *l4, uint8_t proto)
 static __rte_always_inline uint32_t
 rsw_lb_hash_express4(const struct rsw_lb_sel *s, const struct rte_ipv4_hdr *ip)
 {
-	struct rsw_lb_tuple k = {
-		.s0 = ip->src_addr,
-		.d0 = ip->dst_addr,
-		.proto = ip->next_proto_id,
-		.alen = 4,
-	};
+	struct rsw_lb_tuple k = {.proto = ip->next_proto_id};
 
+	rsw_lb_tuple_ip4(&k, ip);
 	if (!(ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_MF_FLAG | RTE_IPV4_HDR_OFFSET_MASK)))
 		rsw_lb_tuple_l4(&k, (const uint8_t *)(ip + 1), ip->next_proto_id);
 	return rsw_lb_hash_sel(s, &k);
@@ -216,13 +236,9 @@ rsw_lb_hash_express6(const struct rsw_lb_sel *s, const struct rte_ipv6_hdr *ip)
 	struct rsw_lb_tuple k = {
 		.flow = rsw_ntohl(ip->vtc_flow) & 0xfffff,
 		.proto = ip->proto,
-		.alen = 16,
 	};
 
-	memcpy(&k.s0, ip->src_addr, 8);
-	memcpy(&k.s1, ip->src_addr + 8, 8);
-	memcpy(&k.d0, ip->dst_addr, 8);
-	memcpy(&k.d1, ip->dst_addr + 8, 8);
+	rsw_lb_tuple_ip6(&k, ip);
 	rsw_lb_tuple_l4(&k, (const uint8_t *)(ip + 1), ip->proto);
 	return rsw_lb_hash_sel(s, &k);
 }

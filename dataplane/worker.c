@@ -843,12 +843,15 @@ process_general(struct rsw_lcore_stats *st, const struct rsw_tables *t, uint16_t
 		n4 = n6 = 0;
 	}
 	if (t != NULL && t->lb_hash_batch) {
+		struct rsw_lb_sel s;
+
 		/* Independent CRC chains in one loop overlap; one per packet inside the forwarding
-		 * step waited on each other. */
+		 * step waited on each other. The hash settings are worked out once. */
+		rsw_lb_sel_init(&s, t);
 		for (i = 0; i < n4; i++)
-			c.hash[c.v4_idx[i]] = rsw_lb_hash(t, c.v4[i], &c.info[c.v4_idx[i]]);
+			c.hash[c.v4_idx[i]] = rsw_lb_hash_parsed(&s, c.v4[i], &c.info[c.v4_idx[i]]);
 		for (i = 0; i < n6; i++)
-			c.hash[c.v6_idx[i]] = rsw_lb_hash(t, c.v6[i], &c.info[c.v6_idx[i]]);
+			c.hash[c.v6_idx[i]] = rsw_lb_hash_parsed(&s, c.v6[i], &c.info[c.v6_idx[i]]);
 	}
 	if (n4 > 0) {
 		rte_fib_lookup_bulk(t->fib4, c.v4_ip, c.v4_nh, n4);
