@@ -1078,14 +1078,15 @@ express_take(struct express *x, struct express_acc *a, const struct rsw_tables *
 }
 
 /*
- * The rest of forwarding candidate k of family f (frame m, kind) to port out, neighbour neigh,
- * counted on the group member's counters lb. @return false when the general path must take
- * it (nothing changed).
+ * The rest of forwarding candidate k of family f (kind) to port out, neighbour neigh, counted
+ * on the group member's counters lb. @return false when the general path must take it
+ * (nothing changed).
  */
 static __rte_always_inline bool
 express_out(struct express *x, const struct express_fam *f, unsigned int k, uint8_t kind,
-	    struct rte_mbuf *m, unsigned int out, uint32_t neigh, struct rsw_lb_member_stats *lb)
+	    unsigned int out, uint32_t neigh, struct rsw_lb_member_stats *lb)
 {
+	struct rte_mbuf *m = f->m[k];
 	const struct rsw_port_rt *pr;
 	uint16_t l3_len = f->l3_len[k];
 	uint64_t mac;
@@ -1145,7 +1146,7 @@ express_group(struct express *x, struct rsw_lcore_stats *st, const struct rsw_ta
 			return false;
 	}
 	nh = &t->nh[g->members[mi]];
-	if (!express_out(x, f, k, kind, f->m[k], nh->port, nh->neigh, &st->lb[gid][mi]))
+	if (!express_out(x, f, k, kind, nh->port, nh->neigh, &st->lb[gid][mi]))
 		return false;
 	st->lb_state.rr[gid] = pos;
 	return true;
@@ -1169,7 +1170,7 @@ express_fwd(struct express *x, struct rsw_lcore_stats *st, const struct rsw_tabl
 	}
 	if (unlikely(__atomic_load_n(&rsw_lb_down[r->id], __ATOMIC_RELAXED) & 1))
 		return false;
-	return express_out(x, f, k, kind, f->m[k], r->port, r->neigh, &st->lb[r->id][0]);
+	return express_out(x, f, k, kind, r->port, r->neigh, &st->lb[r->id][0]);
 }
 
 /*
