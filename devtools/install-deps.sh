@@ -21,6 +21,7 @@ PACKAGES=(
 	libcmocka-dev
 	libyaml-dev
 	libjansson-dev
+	libmicrohttpd-dev
 	python3-scapy
 	python3-pytest
 	iproute2
