@@ -32,8 +32,6 @@
 
 #define MAX_EAL_ARGS 256
 
-struct rsw_ctl_main rsw_ctl;
-
 static volatile sig_atomic_t stop_signal;
 static volatile sig_atomic_t reload_signal;
 
