@@ -26,9 +26,16 @@
 
 #include "rsw_cmd.h"
 #include "rsw_ctl.h"
+#include "rsw_icmp.h"
+#include "rsw_liveness.h"
 #include "rsw_metrics.h"
+#include "rsw_neigh.h"
 #include "rsw_ports.h"
+#include "rsw_reload.h"
+#include "rsw_show.h"
+#include "rsw_tables_ctl.h"
 #include "rsw_telemetry.h"
+#include "rsw_watchdog.h"
 
 #define MAX_EAL_ARGS 256
 

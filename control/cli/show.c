@@ -18,9 +18,14 @@
 
 #include "rsw_cmd.h"
 #include "rsw_ctl.h"
+#include "rsw_icmp.h"
 #include "rsw_lb.h"
+#include "rsw_liveness.h"
+#include "rsw_neigh.h"
 #include "rsw_ports.h"
+#include "rsw_show.h"
 #include "rsw_topology.h"
+#include "rsw_watchdog.h"
 
 static int
 port_arg(const char *name)

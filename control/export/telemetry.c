@@ -26,6 +26,7 @@
 
 #include "rsw_cmd.h"
 #include "rsw_ctl.h"
+#include "rsw_neigh.h"
 #include "rsw_telemetry.h"
 
 RTE_LOG_REGISTER(rsw_tel_logtype, rsw.telemetry, INFO);

@@ -23,7 +23,10 @@
 
 #include "rsw_cmd.h"
 #include "rsw_ctl.h"
+#include "rsw_icmp.h"
 #include "rsw_icmp_pkt.h"
+#include "rsw_nd.h"
+#include "rsw_neigh.h"
 #include "rsw_parse.h"
 
 uint64_t rsw_icmp_ctrs[RSW_N_ICMP_CTRS];

@@ -17,7 +17,10 @@
 #include <rte_mbuf.h>
 
 #include "rsw_ctl.h"
+#include "rsw_icmp.h"
 #include "rsw_icmp_pkt.h"
+#include "rsw_nd.h"
+#include "rsw_neigh.h"
 
 #define ND_PKT_LEN (RSW_IP6_HDR_LEN + RSW_ND_LEN)
 

@@ -26,6 +26,9 @@
 #include <rte_ring.h>
 
 #include "rsw_ctl.h"
+#include "rsw_icmp.h"
+#include "rsw_nd.h"
+#include "rsw_neigh.h"
 #include "rsw_topology.h"
 
 #define NEIGH_HOLD           3      /* packets held per unresolved neighbour */

@@ -18,6 +18,8 @@
 
 #include "rsw_config.h"
 
+struct rte_mempool;
+
 /** How a PMD's rx queues are chosen. */
 enum rsw_port_queues {
 	RSW_PORT_Q_RSS,   /* one per worker where the PMD has RSS, else one */
@@ -72,5 +74,28 @@ const char *rsw_port_kind_name(uint16_t p);
 
 /** Whether port p carries MAC-control frames, so PFC and PAUSE work on it. */
 bool rsw_port_mac_ctrl(uint16_t p);
+
+/**
+ * Configure and start every port of cfg (queues per worker where the PMD has them, MTU, MAC,
+ * promiscuous) and fill rsw_dp.ports. Messages go to err.
+ * @return 0 or -errno.
+ */
+int rsw_ports_setup(const struct rsw_config *cfg, struct rte_mempool *pool, unsigned int n_workers,
+		    char *err, size_t errlen);
+
+/** Stop and close every port. */
+void rsw_ports_close(void);
+
+/** Point ports.c at a reloaded configuration (its ports are the same). */
+void rsw_ports_set_config(const struct rsw_config *cfg);
+
+/** Speed the port runs at, in bit/s: config `speed`, else link speed, else 0. */
+uint64_t rsw_port_speed(uint16_t p);
+
+/** Name of the DPDK device in a devargs string ("net_tap0" of "net_tap0,iface=x"). */
+void rsw_devargs_name(const char *devargs, char *name, size_t len);
+
+/** Whether devargs is a PCI address (DDDD:BB:DD.F or BB:DD.F). */
+bool rsw_devargs_is_pci(const char *devargs);
 
 #endif /* RSW_PORTS_H */

@@ -16,6 +16,7 @@
 
 #include "rsw_ctl.h"
 #include "rsw_lb.h"
+#include "rsw_liveness.h"
 
 static bool
 port_up(uint16_t p)

@@ -16,6 +16,11 @@
 
 #include "rsw_cmd.h"
 #include "rsw_ctl.h"
+#include "rsw_liveness.h"
+#include "rsw_neigh.h"
+#include "rsw_ports.h"
+#include "rsw_reload.h"
+#include "rsw_tables_ctl.h"
 
 /* The first key whose change needs a restart, or NULL. */
 static const char *

@@ -18,6 +18,8 @@
 
 #include "rsw_ctl.h"
 #include "rsw_lb.h"
+#include "rsw_neigh.h"
+#include "rsw_tables_ctl.h"
 
 static int
 add_port_routes(struct rsw_tables *t, uint16_t p, const struct rsw_prefix *addr)

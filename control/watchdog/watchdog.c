@@ -14,6 +14,7 @@
 #include <rte_cycles.h>
 
 #include "rsw_ctl.h"
+#include "rsw_watchdog.h"
 
 void
 rsw_ctl_qos_sum(struct rsw_qos_stats *out)
@@ -117,4 +118,11 @@ rsw_ctl_pfcwd_poll(uint64_t now_ms)
 		}
 	}
 	free(sum);
+}
+
+void
+rsw_pfcwd_counts(uint16_t p, uint8_t tc, uint64_t *storms, uint64_t *restores)
+{
+	*storms = rsw_ctl.wd_storms[p][tc];
+	*restores = rsw_ctl.wd_restores[p][tc];
 }

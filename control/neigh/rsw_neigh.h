@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The railsw authors */
+
+/*
+ * The neighbour state machine and punt dispatch (neigh.c): static, learned and
+ * resolving neighbours (request, hold, retry, age), and the control thread's transmit.
+ */
+
+#ifndef RSW_NEIGH_H
+#define RSW_NEIGH_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_mbuf.h>
+
+#include "rsw_config.h"
+
+/** Set up neighbour state; static neighbours from cfg. @return 0 or -errno. */
+int rsw_ctl_neigh_init(const struct rsw_config *cfg);
+
+/** Register a next hop the tables need (created incomplete and resolved). Returns the index. */
+int rsw_ctl_neigh_want(const struct rsw_ip *ip, uint16_t port);
+
+/** Handle every punted packet waiting on the punt ring. @return how many. */
+unsigned int rsw_ctl_punt_poll(void);
+
+/** Retries, ageing, expiry of held packets. Call a few times a second. */
+void rsw_ctl_neigh_timer(uint64_t now_ms);
+
+/** `show neighbors`: {"neighbors":[{"ip","mac","port","state"}]}. */
+json_t *rsw_ctl_neigh_json(void);
+
+/**
+ * Send a frame from the control thread on port p: queued on TC tc of the port (outside the
+ * buffer accounting), so the owner alone transmits. Counted tx_dropped if the queue is full.
+ */
+void rsw_ctl_send(uint16_t p, uint8_t tc, struct rte_mbuf *m);
+
+/** The TC of frames the switch itself sends (ARP, ICMP): the first strict TC, else 7. */
+uint8_t rsw_ctl_tc(void);
+
+/**
+ * Report a neighbour's MAC learned from ARP or ND on port p (RFC 826 merge, RFC 4861
+ * §7.2.3-7.2.5): an existing entry is updated and its held packets sent; with create, a
+ * missing one is created. Only addresses on p's connected subnet other than the switch's
+ * own are learned, never a multicast MAC; static entries are left alone.
+ * @return the entry's index, or -ENOENT (not learned).
+ */
+int rsw_ctl_neigh_learn(const struct rsw_ip *ip, uint16_t p, const uint8_t *mac, bool create);
+
+/**
+ * A reloaded configuration: neighbours it no longer lists as static are resolved like any
+ * other; its static neighbours are installed (and what waited for them is sent).
+ */
+void rsw_ctl_neigh_reload(const struct rsw_config *cfg);
+
+/** Drop held packets and free state. */
+void rsw_ctl_neigh_fini(void);
+
+/** Milliseconds of a monotonic clock. */
+uint64_t rsw_now_ms(void);
+
+#endif /* RSW_NEIGH_H */
