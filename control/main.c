@@ -29,10 +29,10 @@
 #include "rsw_icmp.h"
 #include "rsw_liveness.h"
 #include "rsw_metrics.h"
+#include "rsw_module.h"
 #include "rsw_neigh.h"
 #include "rsw_ports.h"
 #include "rsw_reload.h"
-#include "rsw_show.h"
 #include "rsw_tables_ctl.h"
 #include "rsw_telemetry.h"
 #include "rsw_watchdog.h"
@@ -353,7 +353,7 @@ main(int argc, char **argv)
 	}
 	rsw_tables_publish(t);
 	rsw_ctl_lb_poll();
-	if (rsw_ctl_commands_register() != 0 || rsw_ctl_icmp_commands_register() != 0 ||
+	if (rsw_modules_init(cfg) != 0 || rsw_ctl_icmp_commands_register() != 0 ||
 	    rsw_ctl_reload_register() != 0) {
 		fprintf(stderr, "railsw: cannot register commands\n");
 		goto fail_ports;

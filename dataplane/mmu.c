@@ -22,13 +22,13 @@
 struct rsw_qos_main rsw_qos;
 
 static const char *const queue_ctr_names[RSW_N_QUEUE_CTRS] = {
-#define RSW_X_NAME(name) [RSW_QC_##name] = #name,
+#define RSW_X_NAME(name, ...) [RSW_QC_##name] = #name,
 	RSW_FOREACH_QUEUE_CTR(RSW_X_NAME)
 #undef RSW_X_NAME
 };
 
 static const char *const pfc_ctr_names[RSW_N_PFC_CTRS] = {
-#define RSW_X_NAME(name) [RSW_FC_##name] = #name,
+#define RSW_X_NAME(name, ...) [RSW_FC_##name] = #name,
 	RSW_FOREACH_PFC_CTR(RSW_X_NAME)
 #undef RSW_X_NAME
 };

@@ -47,38 +47,54 @@ rsw_wire_milli(uint64_t bytes, uint64_t frames)
 	return (bytes + frames * RSW_WIRE_OVERHEAD) * 1000;
 }
 
-/* Per (port, TC) queue counters, in the order of `show queues`. */
+/*
+ * Per (port, TC) queue counters, in the order of `show queues`: X(name, kind, unit, help).
+ * depth_bytes and watermark_bytes (gauges) come between the traffic counters and
+ * lossless_drops.
+ */
+#define RSW_FOREACH_QUEUE_TRAFFIC_CTR(X)                                                           \
+	X(enqueued_packets, COUNTER, "packets", "packets put in the queue")                        \
+	X(enqueued_bytes, COUNTER, "bytes", "bytes put in the queue")                              \
+	X(dequeued_packets, COUNTER, "packets", "packets sent from the queue")                     \
+	X(dequeued_bytes, COUNTER, "bytes", "bytes sent from the queue")                           \
+	X(dropped_packets, COUNTER, "packets",                                                     \
+	  "dropped: tail drop, ECN drop of Not-ECT, full trim queue, watchdog drop")               \
+	X(ecn_marked, COUNTER, "packets", "packets marked CE by WRED/ECN")                         \
+	X(trimmed, COUNTER, "packets", "packets of this TC trimmed by UEC trimming")
+
+#define RSW_FOREACH_QUEUE_DROP_CTR(X)                                                              \
+	X(lossless_drops, COUNTER, "packets",                                                      \
+	  "dropped: lossless packets bound for this queue "                                        \
+	  "found no buffer")
+
 #define RSW_FOREACH_QUEUE_CTR(X)                                                                   \
-	X(enqueued_packets)                                                                        \
-	X(enqueued_bytes)                                                                          \
-	X(dequeued_packets)                                                                        \
-	X(dequeued_bytes)                                                                          \
-	X(dropped_packets)                                                                         \
-	X(ecn_marked)                                                                              \
-	X(trimmed)                                                                                 \
-	X(lossless_drops)
+	RSW_FOREACH_QUEUE_TRAFFIC_CTR(X)                                                           \
+	RSW_FOREACH_QUEUE_DROP_CTR(X)
 
 enum rsw_queue_ctr {
-#define RSW_X_ENUM(name) RSW_QC_##name,
+#define RSW_X_ENUM(name, ...) RSW_QC_##name,
 	RSW_FOREACH_QUEUE_CTR(RSW_X_ENUM)
 #undef RSW_X_ENUM
 	RSW_N_QUEUE_CTRS
 };
 
-/* Per (port, priority) PFC counters, in the order of `show pfc`. paused_ns is kept in TSC
- * ticks in the slots and converted when read. */
+/*
+ * Per (port, priority) PFC counters of the dataplane, in the order of `show pfc`:
+ * X(name, kind, unit, help). paused_ns is kept in TSC ticks in the slots and converted when
+ * read. The watchdog's pfcwd_storms and pfcwd_restores follow in `show pfc`; the watchdog
+ * counts them itself (rsw_watchdog.h).
+ */
 #define RSW_FOREACH_PFC_CTR(X)                                                                     \
-	X(tx_xoff)                                                                                 \
-	X(tx_xon)                                                                                  \
-	X(rx_xoff)                                                                                 \
-	X(rx_xon)                                                                                  \
-	X(rx_ignored)                                                                              \
-	X(paused_ns)                                                                               \
-	X(pfcwd_storms)                                                                            \
-	X(pfcwd_restores)
+	X(tx_xoff, COUNTER, "frames", "PFC frames sent pausing the priority")                      \
+	X(tx_xon, COUNTER, "frames", "PFC frames sent resuming the priority")                      \
+	X(rx_xoff, COUNTER, "frames", "PFC frames received pausing the priority")                  \
+	X(rx_xon, COUNTER, "frames", "PFC frames received resuming the priority")                  \
+	X(rx_ignored, COUNTER, "frames",                                                           \
+	  "PFC pauses received and ignored (lossy priority, storm)")                               \
+	X(paused_ns, COUNTER, "ns", "time the priority was paused by the peer")
 
 enum rsw_pfc_ctr {
-#define RSW_X_ENUM(name) RSW_FC_##name,
+#define RSW_X_ENUM(name, ...) RSW_FC_##name,
 	RSW_FOREACH_PFC_CTR(RSW_X_ENUM)
 #undef RSW_X_ENUM
 	RSW_N_PFC_CTRS

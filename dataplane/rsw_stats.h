@@ -25,34 +25,46 @@
 #include "rsw_qos.h"
 
 /*
- * Port counters, in the order of `show ports`. The ones marked drop are also
- * drop reasons (`show drops`). rx_missed comes from the PMD and is not here.
+ * Port counters, in the order of `show ports`: X(name, is_drop, kind, unit, help). The
+ * ones marked drop are also drop reasons (`show drops`). rx_missed comes from the PMD and
+ * sits between the traffic and the event counters in `show ports`; it is not here.
+ * Every column is the one description of the field (describe, docs, Prometheus HELP).
  */
+#define RSW_FOREACH_PORT_TRAFFIC_CTR(X)                                                            \
+	X(rx_packets, 0, COUNTER, "packets", "frames received (taken from the port's rx queues)")  \
+	X(rx_bytes, 0, COUNTER, "bytes", "bytes of the frames received")                           \
+	X(tx_packets, 0, COUNTER, "packets", "frames sent out of the port")                        \
+	X(tx_bytes, 0, COUNTER, "bytes", "bytes of the frames sent")
+
+#define RSW_FOREACH_PORT_EVENT_CTR(X)                                                              \
+	X(parse_errors, 1, COUNTER, "packets", "dropped: truncated or malformed headers")          \
+	X(not_for_us, 1, COUNTER, "packets", "dropped: unicast to another MAC than the port's")    \
+	X(l2_control, 1, COUNTER, "packets",                                                       \
+	  "dropped: link-local multicast, broadcast, LLDP, STP and other L2 control")              \
+	X(unknown_ethertype, 1, COUNTER, "packets", "dropped: neither IPv4, IPv6 nor ARP")         \
+	X(no_route, 1, COUNTER, "packets", "dropped: no route to the destination")                 \
+	X(ttl_expired, 1, COUNTER, "packets", "dropped: TTL or hop limit expired")                 \
+	X(mtu_exceeded, 1, COUNTER, "packets", "dropped: larger than the egress port's MTU")       \
+	X(neigh_unresolved, 1, COUNTER, "packets", "dropped: the next hop's MAC is not resolved")  \
+	X(punted, 0, COUNTER, "packets", "frames handed to the control thread (ARP, ND, ICMP)")    \
+	X(cnp_rx, 0, COUNTER, "packets", "RoCEv2 CNPs received, coalesced ones included")          \
+	X(cnp_tx, 0, COUNTER, "packets", "RoCEv2 CNPs transmitted, counted at dequeue")            \
+	X(cnp_coalesced, 1, COUNTER, "packets",                                                    \
+	  "dropped: CNPs absorbed on this ingress port by qos.cnp.coalesce_us")                    \
+	X(tx_dropped, 1, COUNTER, "packets", "dropped: the port's tx queue was full")              \
+	X(punt_dropped, 1, COUNTER, "packets", "dropped: the control thread's punt ring was full") \
+	X(group_empty, 1, COUNTER, "packets",                                                      \
+	  "dropped: routed to a next-hop group with no live member")                               \
+	X(port_down, 1, COUNTER, "packets",                                                        \
+	  "dropped: received on, or routed to, an administratively down port")                     \
+	X(pfc_rx_frames, 0, COUNTER, "packets", "PFC and PAUSE frames received (consumed)")
+
 #define RSW_FOREACH_PORT_CTR(X)                                                                    \
-	X(rx_packets, 0)                                                                           \
-	X(rx_bytes, 0)                                                                             \
-	X(tx_packets, 0)                                                                           \
-	X(tx_bytes, 0)                                                                             \
-	X(parse_errors, 1)                                                                         \
-	X(not_for_us, 1)                                                                           \
-	X(l2_control, 1)                                                                           \
-	X(unknown_ethertype, 1)                                                                    \
-	X(no_route, 1)                                                                             \
-	X(ttl_expired, 1)                                                                          \
-	X(mtu_exceeded, 1)                                                                         \
-	X(neigh_unresolved, 1)                                                                     \
-	X(punted, 0)                                                                               \
-	X(cnp_rx, 0)                                                                               \
-	X(cnp_tx, 0)                                                                               \
-	X(cnp_coalesced, 1)                                                                        \
-	X(tx_dropped, 1)                                                                           \
-	X(punt_dropped, 1)                                                                         \
-	X(group_empty, 1)                                                                          \
-	X(port_down, 1)                                                                            \
-	X(pfc_rx_frames, 0)
+	RSW_FOREACH_PORT_TRAFFIC_CTR(X)                                                            \
+	RSW_FOREACH_PORT_EVENT_CTR(X)
 
 enum rsw_port_ctr {
-#define RSW_X_ENUM(name, is_drop) RSW_PC_##name,
+#define RSW_X_ENUM(name, ...) RSW_PC_##name,
 	RSW_FOREACH_PORT_CTR(RSW_X_ENUM)
 #undef RSW_X_ENUM
 	RSW_N_PORT_CTRS

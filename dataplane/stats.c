@@ -16,13 +16,13 @@
 struct rsw_lcore_stats *rsw_stats[RTE_MAX_LCORE];
 
 static const char *const port_ctr_names[RSW_N_PORT_CTRS] = {
-#define RSW_X_NAME(name, is_drop) [RSW_PC_##name] = #name,
+#define RSW_X_NAME(name, ...) [RSW_PC_##name] = #name,
 	RSW_FOREACH_PORT_CTR(RSW_X_NAME)
 #undef RSW_X_NAME
 };
 
 static const uint8_t port_ctr_drop[RSW_N_PORT_CTRS] = {
-#define RSW_X_DROP(name, is_drop) [RSW_PC_##name] = is_drop,
+#define RSW_X_DROP(name, is_drop, ...) [RSW_PC_##name] = is_drop,
 	RSW_FOREACH_PORT_CTR(RSW_X_DROP)
 #undef RSW_X_DROP
 };

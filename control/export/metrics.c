@@ -7,7 +7,8 @@
  * CLI.md through the command registry, so metric values are exactly the counters
  * `railctl --json` prints, and formats them as text format 0.0.4 (railsw_<field>,
  * labels from the row: port, tc, priority, ...). Plain HTTP/1.0, one request per
- * connection, closed after the response. Nothing here may block the control thread:
+ * connection, closed after the response. Types, HELP lines and labels come from the tables'
+ * definitions (rsw_table.h). Nothing here may block the control thread:
  * sockets are non-blocking, requests are bounded in size and time, clients in number.
  */
 
@@ -26,6 +27,7 @@
 
 #include "rsw_cmd.h"
 #include "rsw_metrics.h"
+#include "rsw_table.h"
 
 #define N_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -116,65 +118,60 @@ name_char(char c)
 	return '_';
 }
 
-/* One table of rows (objects): which fields are labels, which are left out, which gauges. */
-struct metric_table {
-	const char *what;          /* for # HELP: "show queues" */
-	const char *prefix;        /* after "railsw_": "" or "pg_" */
-	const char *const *labels; /* pairs {field, label}, NULL-terminated */
-	const char *const *skip;   /* fields that are not metrics, NULL-terminated */
-	const char *const *gauges; /* fields typed gauge, NULL-terminated */
-	bool all_gauges;           /* every field is a gauge */
-};
-
-static bool
-in_list(const char *const *list, const char *s)
-{
-	for (; list != NULL && *list != NULL; list++)
-		if (strcmp(*list, s) == 0)
-			return true;
-	return false;
-}
-
-static bool
-is_label(const struct metric_table *t, const char *field)
-{
-	const char *const *l;
-
-	for (l = t->labels; l != NULL && l[0] != NULL; l += 2)
-		if (strcmp(l[0], field) == 0)
-			return true;
-	return false;
-}
-
 static bool
 is_sample(const json_t *v)
 {
 	return json_is_integer(v) || json_is_real(v) || json_is_boolean(v);
 }
 
+/* Whether field f of a table is a metric: counters, gauges and states, unless left out. */
+static bool
+is_metric(const struct rsw_field_def *f)
+{
+	return f->kind != RSW_FK_LABEL && !(f->flags & RSW_FIELD_NO_METRIC);
+}
+
 static void
-sb_name(struct sbuf *b, const struct metric_table *t, const char *field)
+sb_name(struct sbuf *b, const struct rsw_table_def *t, const char *field)
 {
 	const char *s;
 
 	sb_printf(b, "railsw_");
-	for (s = t->prefix; *s != '\0'; s++)
+	for (s = t->metric_prefix ? t->metric_prefix : ""; *s != '\0'; s++)
 		sb_putc(b, name_char(*s));
 	for (s = field; *s != '\0'; s++)
 		sb_putc(b, name_char(*s));
 }
 
+/* HELP text: backslash and newline escaped (text format 0.0.4). */
 static void
-sb_labels(struct sbuf *b, const struct metric_table *t, const json_t *row)
+sb_help(struct sbuf *b, const char *s)
 {
-	const char *const *l;
-	bool first = true;
+	for (; *s != '\0'; s++) {
+		if (*s == '\\')
+			sb_printf(b, "\\\\");
+		else if (*s == '\n')
+			sb_printf(b, "\\n");
+		else
+			sb_putc(b, *s);
+	}
+}
+
+/* The Prometheus labels of t's fields found in row, continuing after *first. */
+static void
+sb_labels_of(struct sbuf *b, const struct rsw_table_def *t, const json_t *row, bool *first)
+{
+	unsigned int i;
 	char num[32];
 
-	for (l = t->labels; l != NULL && l[0] != NULL; l += 2) {
-		const json_t *v = json_object_get(row, l[0]);
+	for (i = 0; i < t->n_fields; i++) {
+		const struct rsw_field_def *f = &t->fields[i];
+		const json_t *v;
 		const char *s;
 
+		if (f->kind != RSW_FK_LABEL || f->prom_label == NULL)
+			continue;
+		v = json_object_get(row, f->name);
 		if (json_is_string(v)) {
 			s = json_string_value(v);
 		} else if (json_is_integer(v)) {
@@ -183,11 +180,22 @@ sb_labels(struct sbuf *b, const struct metric_table *t, const json_t *row)
 		} else {
 			continue;
 		}
-		sb_printf(b, "%s%s=\"", first ? "{" : ",", l[1]);
+		sb_printf(b, "%s%s=\"", *first ? "{" : ",", f->prom_label);
 		sb_label_value(b, s);
 		sb_putc(b, '"');
-		first = false;
+		*first = false;
 	}
+}
+
+/* The labels of a row of t: its parent row's first (nested tables), then its own. */
+static void
+sb_labels(struct sbuf *b, const struct rsw_table_def *t, const json_t *parent, const json_t *row)
+{
+	bool first = true;
+
+	if (t->parent != NULL && parent != NULL)
+		sb_labels_of(b, t->parent, parent, &first);
+	sb_labels_of(b, t, row, &first);
 	if (!first)
 		sb_putc(b, '}');
 }
@@ -204,120 +212,120 @@ sb_value(struct sbuf *b, const json_t *v)
 }
 
 /*
- * Every numeric or boolean field of the first row is a metric; its samples, one per
- * row, follow one # HELP and one # TYPE line (samples of a metric stay together).
+ * Every metric field of table t (rsw_table.h) that some row holds as a number or boolean:
+ * one # HELP (the field's help) and one # TYPE line (counter -> counter, gauge and state ->
+ * gauge), then its samples, one per row (samples of a metric stay together). rows[i] sits
+ * in the row parents[i] of t's parent table (parents NULL: t is not nested).
  */
 static void
-emit_table(struct sbuf *b, const struct metric_table *t, const json_t *rows)
+emit_table(struct sbuf *b, const struct rsw_table_def *t, const json_t *rows, const json_t *parents)
 {
-	const json_t *first = json_array_get(rows, 0), *row, *v;
-	const char *field;
+	const json_t *row;
+	unsigned int f;
 	size_t i;
 
-	if (!json_is_object(first))
-		return;
-	json_object_foreach((json_t *)first, field, v)
-	{
-		bool gauge = t->all_gauges || in_list(t->gauges, field);
+	for (f = 0; f < t->n_fields; f++) {
+		const struct rsw_field_def *fd = &t->fields[f];
+		bool any = false;
 
-		if (!is_sample(v) || is_label(t, field) || in_list(t->skip, field))
+		if (!is_metric(fd))
+			continue;
+		json_array_foreach(rows, i, row) any =
+			any || is_sample(json_object_get(row, fd->name));
+		if (!any)
 			continue;
 		sb_printf(b, "# HELP ");
-		sb_name(b, t, field);
-		sb_printf(b, " %s of railctl %s\n# TYPE ", field, t->what);
-		sb_name(b, t, field);
-		sb_printf(b, " %s\n", gauge ? "gauge" : "counter");
+		sb_name(b, t, fd->name);
+		sb_putc(b, ' ');
+		sb_help(b, fd->help);
+		sb_printf(b, " (%s%s%s)\n# TYPE ", t->command, fd->unit[0] ? ", " : "", fd->unit);
+		sb_name(b, t, fd->name);
+		sb_printf(b, " %s\n", fd->kind == RSW_FK_COUNTER ? "counter" : "gauge");
 		json_array_foreach(rows, i, row)
 		{
-			const json_t *s = json_object_get(row, field);
+			const json_t *s = json_object_get(row, fd->name);
 
 			if (!is_sample(s))
 				continue;
-			sb_name(b, t, field);
-			sb_labels(b, t, row);
+			sb_name(b, t, fd->name);
+			sb_labels(b, t, parents ? json_array_get(parents, i) : NULL, row);
 			sb_value(b, s);
 		}
 	}
 }
 
-static const char *const port_labels[] = {"name", "port", NULL};
-static const char *const port_skip[] = {"id", NULL};
-static const char *const port_gauges[] = {"speed_bps", "link_up", "admin_up", "mtu", NULL};
-static const char *const queue_labels[] = {"port", "port", "tc", "tc", NULL};
-static const char *const queue_gauges[] = {"depth_bytes", "watermark_bytes", "lossless", NULL};
-static const char *const pfc_labels[] = {"port", "port", "priority", "priority", NULL};
-static const char *const pfc_skip[] = {"lossless", NULL}; /* already per (port, tc) */
-static const char *const pfc_gauges[] = {"paused", "storm", NULL};
-static const char *const pg_labels[] = {"port", "port", "pg", "pg", NULL};
-static const char *const pg_skip[] = {"lossless", NULL};
-static const char *const pg_gauges[] = {"bytes", "watermark", "xoff_threshold", NULL};
-static const char *const drop_labels[] = {"reason", "reason", NULL};
-static const char *const lb_labels[] = {"group",   "group", "prefix", "prefix", "nexthop",
-					"nexthop", "port",  "port",   NULL};
-static const char *const lb_skip[] = {"mode", NULL};
-static const char *const lb_gauges[] = {"up", NULL};
-
-static const struct metric_table t_ports = {"show ports", "", port_labels, port_skip, port_gauges};
-static const struct metric_table t_queues = {"show queues", "", queue_labels, NULL, queue_gauges};
-static const struct metric_table t_pfc = {"show pfc", "", pfc_labels, pfc_skip, pfc_gauges};
-static const struct metric_table t_buffer = {"show buffer", "buffer_", NULL, NULL, NULL, true};
-static const struct metric_table t_pgs = {"show buffer", "pg_", pg_labels, pg_skip, pg_gauges};
-static const struct metric_table t_drops = {"show drops", "drop_", drop_labels, NULL, NULL};
-static const struct metric_table t_lb = {"show lb", "lb_member_", lb_labels, lb_skip, lb_gauges};
-
-/* The members of every group as rows carrying their group's id and prefix. */
-static json_t *
-lb_rows(const json_t *groups)
+/* The rows of a nested table (t->key "parent.member") of reply, and the parent row of each. */
+static void
+nested_rows(const struct rsw_table_def *t, const json_t *reply, json_t *rows, json_t *parents)
 {
-	json_t *rows = json_array(), *gr, *m;
+	const char *dot = strchr(t->key, '.');
+	char parent_key[64];
+	json_t *pr, *r;
 	size_t i, j;
 
-	if (rows == NULL)
-		return NULL;
-	json_array_foreach(groups, i, gr)
+	if (dot == NULL || (size_t)(dot - t->key) >= sizeof(parent_key))
+		return;
+	memcpy(parent_key, t->key, (size_t)(dot - t->key));
+	parent_key[dot - t->key] = '\0';
+	json_array_foreach(json_object_get(reply, parent_key), i, pr)
 	{
-		json_array_foreach(json_object_get(gr, "members"), j, m)
+		json_array_foreach(json_object_get(pr, dot + 1), j, r)
 		{
-			json_t *r = json_deep_copy(m);
-
-			if (r == NULL)
-				continue;
-			json_object_set(r, "group", json_object_get(gr, "id"));
-			json_object_set(r, "prefix", json_object_get(gr, "prefix"));
-			json_array_append_new(rows, r);
+			json_array_append(rows, r);
+			json_array_append(parents, pr);
 		}
 	}
-	return rows;
+}
+
+/* Emit table t of reply (a `show` reply): an array of rows, one object, or a nested list. */
+static void
+emit_reply(struct sbuf *b, const struct rsw_table_def *t, const json_t *reply)
+{
+	const json_t *v;
+	json_t *rows, *parents;
+
+	if (reply == NULL)
+		return;
+	if (t->parent != NULL) {
+		rows = json_array();
+		parents = json_array();
+		if (rows != NULL && parents != NULL) {
+			nested_rows(t, reply, rows, parents);
+			emit_table(b, t, rows, parents);
+		} else {
+			b->oom = true;
+		}
+		json_decref(rows);
+		json_decref(parents);
+		return;
+	}
+	v = json_object_get(reply, t->key);
+	if (json_is_array(v)) {
+		emit_table(b, t, v, NULL);
+	} else if (json_is_object(v)) {
+		rows = json_pack("[O]", v);
+		if (rows == NULL)
+			b->oom = true;
+		emit_table(b, t, rows, NULL);
+		json_decref(rows);
+	}
 }
 
 char *
 rsw_metrics_format(const struct rsw_metrics_src *src, size_t *len)
 {
 	struct sbuf b = {0};
-	json_t *tmp;
 
 	sb_grow(&b, 0);
 	if (!b.oom)
 		b.p[0] = '\0';
-	if (src->ports != NULL)
-		emit_table(&b, &t_ports, json_object_get(src->ports, "ports"));
-	if (src->queues != NULL)
-		emit_table(&b, &t_queues, json_object_get(src->queues, "queues"));
-	if (src->pfc != NULL)
-		emit_table(&b, &t_pfc, json_object_get(src->pfc, "pfc"));
-	if (src->buffer != NULL) {
-		tmp = json_pack("[O]", json_object_get(src->buffer, "buffer"));
-		emit_table(&b, &t_buffer, tmp);
-		json_decref(tmp);
-		emit_table(&b, &t_pgs, json_object_get(src->buffer, "pgs"));
-	}
-	if (src->drops != NULL)
-		emit_table(&b, &t_drops, json_object_get(src->drops, "drops"));
-	if (src->lb != NULL) {
-		tmp = lb_rows(json_object_get(src->lb, "groups"));
-		emit_table(&b, &t_lb, tmp);
-		json_decref(tmp);
-	}
+	emit_reply(&b, &rsw_table_ports, src->ports);
+	emit_reply(&b, &rsw_table_queues, src->queues);
+	emit_reply(&b, &rsw_table_pfc, src->pfc);
+	emit_reply(&b, &rsw_table_buffer, src->buffer);
+	emit_reply(&b, &rsw_table_pgs, src->buffer);
+	emit_reply(&b, &rsw_table_drops, src->drops);
+	emit_reply(&b, &rsw_table_lb_members, src->lb);
 	if (b.oom) {
 		free(b.p);
 		errno = ENOMEM;

@@ -7,7 +7,8 @@
  * thread's state, so the control thread runs the `show` commands of CLI.md through
  * the command registry every RSW_TEL_PERIOD_MS and publishes the JSON documents as
  * a snapshot; the callbacks read that snapshot under a mutex and convert it into
- * rte_tel_data. Field names are therefore exactly those of `railctl --json`.
+ * rte_tel_data. The commands and keys are those of the tables' definitions (rsw_table.h),
+ * so field names are exactly those of `railctl --json` and `describe`.
  *
  * Telemetry replies are capped at 16 KiB and containers nest one level deep (a dict of
  * dicts of scalars), so per-port tables take the port as a parameter (/railsw/queues,p0)
@@ -27,6 +28,7 @@
 #include "rsw_cmd.h"
 #include "rsw_ctl.h"
 #include "rsw_neigh.h"
+#include "rsw_table.h"
 #include "rsw_telemetry.h"
 
 RTE_LOG_REGISTER(rsw_tel_logtype, rsw.telemetry, INFO);
@@ -49,10 +51,11 @@ enum rsw_tel_table {
 	RSW_TEL_N,
 };
 
-static const char *const tel_cmd[RSW_TEL_N] = {
-	[RSW_TEL_PORTS] = "show ports", [RSW_TEL_QUEUES] = "show queues",
-	[RSW_TEL_PFC] = "show pfc",     [RSW_TEL_LB] = "show lb",
-	[RSW_TEL_DROPS] = "show drops", [RSW_TEL_BUFFER] = "show buffer",
+/* The table each snapshot entry holds (rsw_table.h): its command and the key of its rows. */
+static const struct rsw_table_def *const tel_table[RSW_TEL_N] = {
+	[RSW_TEL_PORTS] = &rsw_table_ports, [RSW_TEL_QUEUES] = &rsw_table_queues,
+	[RSW_TEL_PFC] = &rsw_table_pfc,     [RSW_TEL_LB] = &rsw_table_lb_groups,
+	[RSW_TEL_DROPS] = &rsw_table_drops, [RSW_TEL_BUFFER] = &rsw_table_buffer,
 };
 
 /*
@@ -148,11 +151,12 @@ tel_error(struct rte_tel_data *d, const char *fmt, ...)
 	return 0;
 }
 
-/* The list under key of snapshot table t; NULL when there is none yet. Call under lock. */
+/* The rows of snapshot table t; NULL when there are none yet. Call under lock. */
 static const json_t *
-snap_list(enum rsw_tel_table t, const char *key)
+snap_list(enum rsw_tel_table t)
 {
-	const json_t *l = rsw_tel.snap[t] ? json_object_get(rsw_tel.snap[t], key) : NULL;
+	const json_t *l =
+		rsw_tel.snap[t] ? json_object_get(rsw_tel.snap[t], tel_table[t]->key) : NULL;
 
 	return json_is_array(l) ? l : NULL;
 }
@@ -176,7 +180,7 @@ row_is(const json_t *row, const char *field, const char *s)
 static bool
 port_known(const char *name)
 {
-	const json_t *ports = snap_list(RSW_TEL_PORTS, "ports"), *row;
+	const json_t *ports = snap_list(RSW_TEL_PORTS), *row;
 	size_t i;
 
 	json_array_foreach(ports, i, row) if (row_is(row, "name", name)) return true;
@@ -187,7 +191,7 @@ port_known(const char *name)
 static const char *
 port_names(char *buf, size_t len)
 {
-	const json_t *ports = snap_list(RSW_TEL_PORTS, "ports"), *row;
+	const json_t *ports = snap_list(RSW_TEL_PORTS), *row;
 	size_t i, used = 0;
 
 	buf[0] = '\0';
@@ -207,7 +211,7 @@ port_names(char *buf, size_t len)
 static int
 tel_ports_locked(const char *params, struct rte_tel_data *d)
 {
-	const json_t *ports = snap_list(RSW_TEL_PORTS, "ports"), *row;
+	const json_t *ports = snap_list(RSW_TEL_PORTS), *row;
 	char names[RTE_TEL_MAX_STRING_LEN];
 	size_t i, n = 0;
 
@@ -246,10 +250,10 @@ tel_ports_locked(const char *params, struct rte_tel_data *d)
  * keyed by the row's index field (DPDK 22.11 arrays cannot hold dicts).
  */
 static int
-tel_port_rows_locked(enum rsw_tel_table t, const char *key, const char *index, const char *cmd,
-		     const char *params, struct rte_tel_data *d)
+tel_port_rows_locked(enum rsw_tel_table t, const char *index, const char *cmd, const char *params,
+		     struct rte_tel_data *d)
 {
-	const json_t *rows = snap_list(t, key), *row;
+	const json_t *rows = snap_list(t), *row;
 	char names[RTE_TEL_MAX_STRING_LEN];
 	size_t i;
 
@@ -302,7 +306,7 @@ group_arg(const char *params)
 static int
 tel_lb_locked(const char *params, struct rte_tel_data *d)
 {
-	const json_t *groups = snap_list(RSW_TEL_LB, "groups"), *gr, *m;
+	const json_t *groups = snap_list(RSW_TEL_LB), *gr, *m;
 	long want = -1;
 	size_t i, j;
 
@@ -366,7 +370,7 @@ tel_lb_locked(const char *params, struct rte_tel_data *d)
 static int
 tel_drops_locked(struct rte_tel_data *d)
 {
-	const json_t *rows = snap_list(RSW_TEL_DROPS, "drops"), *row;
+	const json_t *rows = snap_list(RSW_TEL_DROPS), *row;
 	size_t i;
 
 	if (rows == NULL)
@@ -387,7 +391,8 @@ static int
 tel_buffer_locked(struct rte_tel_data *d)
 {
 	const json_t *b = rsw_tel.snap[RSW_TEL_BUFFER]
-				  ? json_object_get(rsw_tel.snap[RSW_TEL_BUFFER], "buffer")
+				  ? json_object_get(rsw_tel.snap[RSW_TEL_BUFFER],
+						    tel_table[RSW_TEL_BUFFER]->key)
 				  : NULL;
 
 	if (!json_is_object(b))
@@ -407,9 +412,9 @@ tel_cb(const char *cmd, const char *params, struct rte_tel_data *d)
 	if (strcmp(cmd, "/railsw/ports") == 0)
 		ret = tel_ports_locked(params, d);
 	else if (strcmp(cmd, "/railsw/queues") == 0)
-		ret = tel_port_rows_locked(RSW_TEL_QUEUES, "queues", "tc", cmd, params, d);
+		ret = tel_port_rows_locked(RSW_TEL_QUEUES, "tc", cmd, params, d);
 	else if (strcmp(cmd, "/railsw/pfc") == 0)
-		ret = tel_port_rows_locked(RSW_TEL_PFC, "pfc", "priority", cmd, params, d);
+		ret = tel_port_rows_locked(RSW_TEL_PFC, "priority", cmd, params, d);
 	else if (strcmp(cmd, "/railsw/lb") == 0)
 		ret = tel_lb_locked(params, d);
 	else if (strcmp(cmd, "/railsw/drops") == 0)
@@ -430,7 +435,7 @@ tel_refresh(void)
 	int t;
 
 	for (t = 0; t < RSW_TEL_N; t++) {
-		fresh[t] = rsw_cmd_exec(tel_cmd[t], strlen(tel_cmd[t]));
+		fresh[t] = rsw_cmd_exec(tel_table[t]->command, strlen(tel_table[t]->command));
 		if (fresh[t] != NULL && json_object_get(fresh[t], "error") != NULL) {
 			json_decref(fresh[t]);
 			fresh[t] = NULL;

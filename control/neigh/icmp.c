@@ -32,7 +32,7 @@
 uint64_t rsw_icmp_ctrs[RSW_N_ICMP_CTRS];
 
 static const char *const icmp_ctr_names[RSW_N_ICMP_CTRS] = {
-#define RSW_ICMP_CTR_NAME(n) #n,
+#define RSW_ICMP_CTR_NAME(n, ...) #n,
 	RSW_FOREACH_ICMP_CTR(RSW_ICMP_CTR_NAME)
 #undef RSW_ICMP_CTR_NAME
 };

@@ -12,22 +12,24 @@
 
 #include <rte_mbuf.h>
 
-/* Control-thread ICMP and ND counters of `show icmp` (names as in the JSON). */
+/* Control-thread ICMP and ND counters of `show icmp`: X(name, kind, unit, help), names as in
+ * the JSON. */
 #define RSW_FOREACH_ICMP_CTR(X)                                                                    \
-	X(echo_replies)  /* ICMP and ICMPv6 echo replies sent */                                   \
-	X(time_exceeded) /* ICMP type 11 / ICMPv6 type 3 sent */                                   \
-	X(unreachable)   /* ICMP net unreachable / ICMPv6 no route sent */                         \
-	X(too_big)       /* ICMP fragmentation needed / ICMPv6 packet too big sent */              \
-	X(rate_limited)  /* errors not sent: the token bucket was empty */                         \
-	X(suppressed)    /* errors not sent: about an ICMP error, multicast, no source address */  \
-	X(nd_ns_rx)      /* valid NS for one of the switch's addresses */                          \
-	X(nd_na_rx)      /* valid NA received */                                                   \
-	X(nd_na_tx)      /* NA sent */                                                             \
-	X(nd_ns_tx)      /* NS sent (resolution) */                                                \
-	X(nd_invalid)    /* NS/NA failing RFC 4861 §7.1 validation */
+	X(echo_replies, COUNTER, "packets", "ICMP and ICMPv6 echo replies sent")                   \
+	X(time_exceeded, COUNTER, "packets", "ICMP type 11 / ICMPv6 type 3 sent")                  \
+	X(unreachable, COUNTER, "packets", "ICMP net unreachable / ICMPv6 no route sent")          \
+	X(too_big, COUNTER, "packets", "ICMP fragmentation needed / ICMPv6 packet too big sent")   \
+	X(rate_limited, COUNTER, "packets", "errors not sent: the token bucket was empty")         \
+	X(suppressed, COUNTER, "packets",                                                          \
+	  "errors not sent: about an ICMP error, multicast, no source address")                    \
+	X(nd_ns_rx, COUNTER, "packets", "valid NS for one of the switch's addresses")              \
+	X(nd_na_rx, COUNTER, "packets", "valid NA received")                                       \
+	X(nd_na_tx, COUNTER, "packets", "NA sent")                                                 \
+	X(nd_ns_tx, COUNTER, "packets", "NS sent (resolution)")                                    \
+	X(nd_invalid, COUNTER, "packets", "NS/NA failing RFC 4861 section 7.1 validation")
 
 enum rsw_icmp_ctr {
-#define RSW_ICMP_CTR_ENUM(n) RSW_IC_##n,
+#define RSW_ICMP_CTR_ENUM(n, ...) RSW_IC_##n,
 	RSW_FOREACH_ICMP_CTR(RSW_ICMP_CTR_ENUM)
 #undef RSW_ICMP_CTR_ENUM
 	RSW_N_ICMP_CTRS

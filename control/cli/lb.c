@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The railsw authors */
+
+/*
+ * `show lb` (../shared/CLI.md): the next-hop groups (table `groups`) and their members
+ * (table `groups.members`, nested in each group).
+ */
+
+#include <errno.h>
+
+#include "rsw_cli.h"
+#include "rsw_ctl.h"
+#include "rsw_lb.h"
+#include "rsw_liveness.h"
+#include "rsw_module.h"
+
+static const struct rsw_field_def group_fields[] = {
+	RSW_LABEL("id", "group", "the group's index"),
+	RSW_LABEL("prefix", "prefix", "the first route using the group"),
+	RSW_FIELD("routes", GAUGE, "routes", "routes sharing the group"),
+	RSW_LABEL("mode", NULL, "the route's lb, else load_balance.mode"),
+	RSW_LABEL("tc_modes", NULL, "the mode of each traffic class through the group"),
+};
+
+const struct rsw_table_def rsw_table_lb_groups = {
+	.command = "show lb",
+	.key = "groups",
+	.fields = group_fields,
+	.n_fields = RSW_TABLE_N_FIELDS(group_fields),
+};
+
+static const struct rsw_field_def member_fields[] = {
+	RSW_LABEL("nexthop", "nexthop", "the member's next hop"),
+	RSW_LABEL("port", "port", "the member's egress port"),
+	RSW_FIELD("up", STATE, "", "the member takes traffic (port up, neighbour resolvable)"),
+	RSW_FIELD("packets", COUNTER, "packets", "packets the group sent to the member"),
+	RSW_FIELD("bytes", COUNTER, "bytes", "bytes the group sent to the member"),
+};
+
+const struct rsw_table_def rsw_table_lb_members = {
+	.command = "show lb",
+	.key = "groups.members",
+	.metric_prefix = "lb_member_",
+	.parent = &rsw_table_lb_groups,
+	.fields = member_fields,
+	.n_fields = RSW_TABLE_N_FIELDS(member_fields),
+};
+
+/* The mode packets of each TC take through a group of the tables t. */
+static json_t *
+tc_modes(const struct rsw_tables *t, const struct rsw_group *g)
+{
+	json_t *a = json_array();
+	uint8_t tc;
+
+	for (tc = 0; a != NULL && tc < RSW_N_TC; tc++)
+		json_array_append_new(
+			a, json_string(rsw_lb_mode_name(rsw_lb_mode_for_tc(t, g->lb_mode, tc))));
+	return a;
+}
+
+static json_t *
+cmd_show_lb(int argc, char **argv, void *ctx)
+{
+	const struct rsw_config *cfg = rsw_ctl.cfg;
+	const struct rsw_tables *t = rsw_fib_main.tables;
+	json_t *arr = json_array();
+	char buf[64];
+	uint32_t g, j;
+
+	(void)argc;
+	(void)argv;
+	(void)ctx;
+	for (g = 0; t != NULL && g < t->n_groups && g < cfg->n_routes; g++) {
+		const struct rsw_group *gr = &t->groups[g];
+		/* Routes with the same next hops share the group: its first route names them. */
+		const struct rsw_cfg_route *r =
+			&cfg->routes[gr->route < cfg->n_routes ? gr->route : g];
+		json_t *members = json_array();
+
+		for (j = 0; j < gr->n_members; j++) {
+			const struct rsw_nexthop *nh = &t->nh[gr->members[j]];
+			struct rsw_lb_member_stats s;
+
+			rsw_stats_lb_sum(g, j, &s);
+			json_array_append_new(
+				members,
+				rsw_row(&rsw_table_lb_members,
+					json_pack("{s:s, s:s, s:b, s:I, s:I}", "nexthop",
+						  rsw_ip_str(&r->nexthops[j], buf, sizeof(buf)),
+						  "port", cfg->ports[nh->port].name, "up",
+						  rsw_ctl_lb_member_up(g, j), "packets",
+						  (json_int_t)rsw_cli_since(
+							  s.packets, rsw_ctl.lb_base[g][j].packets),
+						  "bytes",
+						  (json_int_t)rsw_cli_since(
+							  s.bytes, rsw_ctl.lb_base[g][j].bytes))));
+		}
+		json_array_append_new(
+			arr, rsw_row(&rsw_table_lb_groups,
+				     json_pack("{s:i, s:s, s:I, s:s, s:o, s:o}", "id", g, "prefix",
+					       rsw_prefix_str(&gr->prefix, buf, sizeof(buf)),
+					       "routes", (json_int_t)gr->n_routes, "mode",
+					       rsw_cli_route_mode(gr->lb_mode), "tc_modes",
+					       tc_modes(t, gr), "members", members)));
+	}
+	return json_pack("{s:o}", "groups", arr);
+}
+
+static int
+lb_init(const struct rsw_config *cfg)
+{
+	(void)cfg;
+	return rsw_cmd_register("show lb", 0, 0, "", "next-hop groups and member counters",
+				cmd_show_lb, NULL)
+		       ? -EINVAL
+		       : 0;
+}
+
+static struct rsw_module lb_cli_module = {
+	.name = "cli.lb",
+	.order = RSW_CLI_MODULE_ORDER,
+	.init = lb_init,
+};
+
+RSW_MODULE_REGISTER(lb_cli_module);

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The railsw authors */
+
+/*
+ * `show ports [PORT]` and `port NAME down|up` (../shared/CLI.md): the ports table and its
+ * definition, counters from the X-macros of rsw_stats.h.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include <rte_ethdev.h>
+
+#include "rsw_cli.h"
+#include "rsw_ctl.h"
+#include "rsw_liveness.h"
+#include "rsw_module.h"
+#include "rsw_ports.h"
+
+static const struct rsw_field_def port_fields[] = {
+	RSW_LABEL("name", "port", "the port's name, as configured"),
+	RSW_LABEL("id", NULL, "the port's index, in configuration order"),
+	RSW_LABEL("mac", NULL, "the port's MAC address"),
+	RSW_FIELD("speed_bps", GAUGE, "bps", "link speed (the configured speed, else the PMD's)"),
+	RSW_FIELD("link_up", STATE, "", "link up; null where the port kind cannot know it"),
+	RSW_FIELD("admin_up", STATE, "", "false after `port NAME down`"),
+	RSW_FOREACH_PORT_TRAFFIC_CTR(RSW_FIELD_OF_PORT_CTR) RSW_FIELD(
+		"rx_missed", COUNTER, "packets", "dropped by the NIC: its rx queue was full"),
+	RSW_FOREACH_PORT_EVENT_CTR(RSW_FIELD_OF_PORT_CTR)
+		RSW_LABEL("devargs", NULL, "the DPDK device arguments of the port"),
+	RSW_LABEL("kind", NULL, "the DPDK driver: net_tap, net_memif, net_ice, ..."),
+	RSW_FIELD("mac_ctrl", STATE, "", "the port carries MAC-control frames (PFC, PAUSE)"),
+	RSW_FIELD("mtu", GAUGE, "bytes", "the port's MTU"),
+	RSW_FIELD_F("ipv4", LABEL, "", "the port's IPv4 address and prefix length",
+		    RSW_FIELD_OPTIONAL),
+	RSW_FIELD_F("ipv6", LABEL, "", "the port's IPv6 address and prefix length",
+		    RSW_FIELD_OPTIONAL),
+};
+
+const struct rsw_table_def rsw_table_ports = {
+	.command = "show ports",
+	.key = "ports",
+	.metric_prefix = "",
+	.fields = port_fields,
+	.n_fields = RSW_TABLE_N_FIELDS(port_fields),
+};
+
+static json_t *
+port_json(uint16_t p)
+{
+	const struct rsw_cfg_port *cp = &rsw_ctl.cfg->ports[p];
+	uint64_t c[RSW_N_PORT_CTRS];
+	struct rte_eth_link link;
+	char mac[RSW_MAC_STR_LEN], buf[64];
+	json_t *o;
+	int i;
+
+	rsw_stats_port_sum(p, c);
+	if (rte_eth_link_get_nowait(rsw_dp.ports[p].eth_port, &link) != 0)
+		memset(&link, 0, sizeof(link));
+	o = json_pack("{s:s, s:i, s:s, s:I, s:b, s:b}", "name", cp->name, "id", p, "mac",
+		      rsw_mac_str(rsw_dp.ports[p].mac.addr_bytes, mac), "speed_bps",
+		      (json_int_t)rsw_port_speed(p), "link_up", link.link_status, "admin_up",
+		      !rsw_dp.ports[p].admin_down);
+	if (o == NULL)
+		return NULL;
+	for (i = 0; i < RSW_N_PORT_CTRS; i++)
+		json_object_set_new(
+			o, rsw_port_ctr_name(i),
+			json_integer((json_int_t)rsw_cli_since(c[i], rsw_ctl.port_base[p][i])));
+	json_object_set_new(o, "rx_missed",
+			    json_integer((json_int_t)rsw_cli_since(rsw_cli_port_missed(p),
+								   rsw_ctl.missed_base[p])));
+	json_object_set_new(o, "devargs", json_string(cp->devargs));
+	json_object_set_new(o, "kind", json_string(rsw_port_kind_name(p)));
+	json_object_set_new(o, "mac_ctrl", json_boolean(rsw_port_mac_ctrl(p)));
+	json_object_set_new(o, "mtu", json_integer(cp->mtu));
+	if (cp->has_ipv4)
+		json_object_set_new(o, "ipv4",
+				    json_string(rsw_prefix_str(&cp->ipv4, buf, sizeof(buf))));
+	if (cp->has_ipv6)
+		json_object_set_new(o, "ipv6",
+				    json_string(rsw_prefix_str(&cp->ipv6, buf, sizeof(buf))));
+	return rsw_row(&rsw_table_ports, o);
+}
+
+static json_t *
+cmd_show_ports(int argc, char **argv, void *ctx)
+{
+	json_t *arr = json_array();
+	int p, only = -1;
+
+	(void)ctx;
+	if (argc == 1 && (only = rsw_cli_port_arg(argv[0])) < 0) {
+		json_decref(arr);
+		return rsw_cmd_error("unknown port '%s'", argv[0]);
+	}
+	for (p = 0; p < rsw_ctl.cfg->n_ports; p++)
+		if (only < 0 || only == p)
+			json_array_append_new(arr, port_json((uint16_t)p));
+	return json_pack("{s:o}", "ports", arr);
+}
+
+static json_t *
+cmd_port_admin(int argc, char **argv, void *ctx)
+{
+	int p = rsw_cli_port_arg(argv[0]);
+
+	(void)argc;
+	(void)ctx;
+	if (p < 0)
+		return rsw_cmd_error("unknown port '%s'", argv[0]);
+	if (strcmp(argv[1], "down") == 0)
+		rsw_port_set_admin((uint16_t)p, true);
+	else if (strcmp(argv[1], "up") == 0)
+		rsw_port_set_admin((uint16_t)p, false);
+	else
+		return rsw_cmd_error("usage: port NAME down|up");
+	/* Next-hop groups drop the port now, not at the next poll. */
+	rsw_ctl_lb_poll();
+	return rsw_cmd_ok();
+}
+
+static int
+ports_init(const struct rsw_config *cfg)
+{
+	int ret = 0;
+
+	(void)cfg;
+	ret |= rsw_cmd_register("show ports", 0, 1, "[PORT]", "port state and counters",
+				cmd_show_ports, NULL);
+	ret |= rsw_cmd_register("port", 2, 2, "NAME down|up",
+				"administrative state: a down port takes no traffic",
+				cmd_port_admin, NULL);
+	return ret ? -EINVAL : 0;
+}
+
+static struct rsw_module ports_cli_module = {
+	.name = "cli.ports",
+	.order = RSW_CLI_MODULE_ORDER,
+	.init = ports_init,
+};
+
+RSW_MODULE_REGISTER(ports_cli_module);
