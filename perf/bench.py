@@ -745,6 +745,17 @@ class Bench:
             raise RuntimeError("railctl %s: %s" % (" ".join(cmd), r.stderr.strip()))
         return json.loads(r.stdout)
 
+    def drop_fields(self, sock):
+        """The `show ports` counters that count lost frames, as the switch describes them
+        (`describe`, asked once): its drop reasons (`show drops`) and the NIC's rx_missed."""
+        if getattr(self, "_drop_fields", None) is None:
+            tables = self.ctl(sock, "describe")["tables"]
+            port = next(t for t in tables if (t["command"], t["key"]) == ("show ports", "ports"))
+            reasons = {d["reason"] for d in self.ctl(sock, "show", "drops")["drops"]}
+            self._drop_fields = [f["name"] for f in port["fields"] if f["kind"] == "counter" and
+                                 (f["name"] in reasons or f["name"] == "rx_missed")]
+        return self._drop_fields
+
     @staticmethod
     def clocked(fn):
         """fn()'s result with the core clock measured right before and right after it
@@ -794,9 +805,7 @@ class Bench:
                 res["railctl_tx"] = sum(p["tx_packets"] for p in c0)
                 drops = {}
                 for p in c0:
-                    for k in ("not_for_us", "no_route", "parse_errors", "l2_control",
-                              "unknown_ethertype", "ttl_expired", "mtu_exceeded",
-                              "neigh_unresolved", "punted", "tx_dropped", "rx_missed"):
+                    for k in self.drop_fields(railctl_sock):
                         if p.get(k):
                             drops[k] = drops.get(k, 0) + p[k]
                 res["railsw_drops"] = drops

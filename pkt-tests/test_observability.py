@@ -237,7 +237,7 @@ def test_metrics_scrape_matches_railctl(sw, metrics_port):
     assert headers["Content-Type"].startswith("text/plain; version=0.0.4")
     ports = sw.ports()
     for name, p in ports.items():
-        for field in railsw.PORT_COUNTERS:
+        for field in sw.port_counter_names():
             assert samples[("railsw_" + field, (("port", name),))] == p[field], (name, field)
             assert types["railsw_" + field] == "counter"
         assert samples[("railsw_link_up", (("port", name),))] == int(p["link_up"])

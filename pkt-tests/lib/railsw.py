@@ -49,15 +49,6 @@ STATE_DIR = "/tmp/railsw-pkt-tests"  # pidfiles of the railsw processes we start
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-# Counter fields of `show ports` (CLI.md): all zeroed by `clear counters`.
-PORT_COUNTERS = (
-    "rx_packets", "rx_bytes", "tx_packets", "tx_bytes", "rx_missed", "parse_errors",
-    "not_for_us", "l2_control", "unknown_ethertype", "no_route", "ttl_expired",
-    "mtu_exceeded", "neigh_unresolved", "punted", "cnp_rx", "cnp_tx", "cnp_coalesced",
-)
-PORT_FIELDS = ("name", "id", "mac", "speed_bps", "link_up", "admin_up") + PORT_COUNTERS
-
-
 class SwitchError(Exception):
     """railsw did not start, answer or stop as it should."""
 
@@ -265,6 +256,7 @@ class Switch:
         self.huge_dir = huge_dir  # a hugetlbfs mount: run on hugepages instead of --no-huge
         self.proc = None
         self.logf = None
+        self._tables = None  # `describe` of this switch, asked once
         self.tap = {}
         self.mac = {}
         self.netns = {}  # TAP name -> namespace it was moved into
@@ -439,6 +431,27 @@ class Switch:
                 buf += chunk
             return buf.rstrip(b"\n")
 
+    # -- table definitions (`describe`): the field lists come from the switch itself
+
+    def describe(self):
+        """The tables of `railctl --json describe` ([{"command", "key", "fields"}]), asked
+        once per Switch."""
+        if self._tables is None:
+            self._tables = self.ctl("describe")["tables"]
+        return self._tables
+
+    def fields(self, command, key, kind=None):
+        """Names of the fields of table (command, key) that `describe` lists, in order;
+        only those of kind (counter, gauge, label, state) when given."""
+        for t in self.describe():
+            if t["command"] == command and t["key"] == key:
+                return [f["name"] for f in t["fields"] if kind is None or f["kind"] == kind]
+        raise SwitchError(f"describe lists no table {command!r} key {key!r}")
+
+    def port_counter_names(self):
+        """The counters of `show ports`: all zeroed by `clear counters`."""
+        return self.fields("show ports", "ports", kind="counter")
+
     def ports(self):
         return {p["name"]: p for p in self.ctl("show", "ports")["ports"]}
 
@@ -447,7 +460,8 @@ class Switch:
 
     def counters(self):
         """{port: {counter: value}} for every port."""
-        return {n: {k: p.get(k, 0) for k in PORT_COUNTERS} for n, p in self.ports().items()}
+        names = self.port_counter_names()
+        return {n: {k: p.get(k, 0) for k in names} for n, p in self.ports().items()}
 
     def neighbors(self):
         return self.ctl("show", "neighbors")["neighbors"]
