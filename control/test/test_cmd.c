@@ -6,7 +6,8 @@
  * bad requests first (binary, NUL, over-long, too many words, empty), then
  * matching, argument bounds and help; then a real unix socket in a temporary
  * directory driven by rsw_sock_poll in bounded loops, with plain
- * socket()/connect() clients.
+ * socket()/connect() clients. Last, the tables' definitions (table.c): `describe` and
+ * the row builder.
  */
 
 #include <errno.h>
@@ -29,6 +30,9 @@
 #include <cmocka.h>
 
 #include "rsw_cmd.h"
+#include "rsw_qos.h"
+#include "rsw_stats.h"
+#include "rsw_table.h"
 
 /* Upper bound on rsw_sock_poll rounds while waiting for something (~5 s). */
 #define POLL_ROUNDS 500
@@ -758,14 +762,137 @@ test_sock_slow_reader(void **state)
 	free(r2);
 }
 
+/* The table of `describe` with command and key, or NULL. */
+static const json_t *
+described(const json_t *d, const char *command, const char *key)
+{
+	const json_t *t;
+	size_t i;
+
+	json_array_foreach(json_object_get(d, "tables"), i, t)
+	{
+		if (strcmp(json_string_value(json_object_get(t, "command")), command) == 0 &&
+		    strcmp(json_string_value(json_object_get(t, "key")), key) == 0)
+			return t;
+	}
+	return NULL;
+}
+
+/* The kind of field name of table t of `describe`, or NULL. */
+static const char *
+kind_of(const json_t *t, const char *name)
+{
+	const json_t *f;
+	size_t i;
+
+	json_array_foreach(json_object_get(t, "fields"), i, f)
+	{
+		if (strcmp(json_string_value(json_object_get(f, "name")), name) == 0)
+			return json_string_value(json_object_get(f, "kind"));
+	}
+	return NULL;
+}
+
+static void
+test_describe(void **state)
+{
+	static const char *const kinds[] = {"counter", "gauge", "label", "state"};
+	json_t *d = rsw_tables_describe();
+	const json_t *t, *f, *ports, *pfc;
+	size_t i, j, k;
+
+	(void)state;
+	assert_non_null(d);
+	assert_int_equal(json_object_size(d), 1);
+	assert_int_equal(json_array_size(json_object_get(d, "tables")), 11);
+	json_array_foreach(json_object_get(d, "tables"), i, t)
+	{
+		assert_int_equal(json_object_size(t), 3);
+		assert_non_null(json_string_value(json_object_get(t, "command")));
+		assert_non_null(json_string_value(json_object_get(t, "key")));
+		assert_true(json_array_size(json_object_get(t, "fields")) > 0);
+		json_array_foreach(json_object_get(t, "fields"), j, f)
+		{
+			const char *kind = json_string_value(json_object_get(f, "kind"));
+			bool known = false;
+
+			assert_int_equal(json_object_size(f), 4);
+			assert_non_null(json_string_value(json_object_get(f, "unit")));
+			assert_true(strlen(json_string_value(json_object_get(f, "help"))) > 0);
+			for (k = 0; k < 4; k++)
+				known = known || strcmp(kind, kinds[k]) == 0;
+			assert_true(known);
+		}
+	}
+	/* Every port counter of the X-macro, rx_missed from the PMD, and the rest: 34. */
+	ports = described(d, "show ports", "ports");
+	assert_non_null(ports);
+	assert_int_equal(json_array_size(json_object_get(ports, "fields")), 34);
+	for (i = 0; i < RSW_N_PORT_CTRS; i++)
+		assert_string_equal(kind_of(ports, rsw_port_ctr_name(i)), "counter");
+	assert_string_equal(kind_of(ports, "rx_missed"), "counter");
+	assert_string_equal(kind_of(ports, "name"), "label");
+	assert_string_equal(kind_of(ports, "speed_bps"), "gauge");
+	assert_string_equal(kind_of(ports, "link_up"), "state");
+	/* The watchdog's counts are in `show pfc`, not in the dataplane's slots. */
+	pfc = described(d, "show pfc", "pfc");
+	assert_string_equal(kind_of(pfc, "pfcwd_storms"), "counter");
+	assert_string_equal(kind_of(pfc, "pfcwd_restores"), "counter");
+	for (i = 0; i < RSW_N_PFC_CTRS; i++)
+		assert_int_not_equal(strncmp(rsw_pfc_ctr_name(i), "pfcwd_", 6), 0);
+	/* Two tables of `show buffer`, the nested members of `show lb`. */
+	assert_non_null(described(d, "show buffer", "buffer"));
+	assert_non_null(described(d, "show buffer", "pgs"));
+	assert_non_null(described(d, "show lb", "groups.members"));
+	assert_null(kind_of(described(d, "show lb", "groups"), "members"));
+	assert_ptr_equal(rsw_table_find("show lb", "groups.members"), &rsw_table_lb_members);
+	assert_null(rsw_table_find("show lb", "members"));
+	json_decref(d);
+}
+
+static void
+test_row(void **state)
+{
+	json_t *o =
+		json_pack("{s:I, s:s, s:s, s:b, s:I, s:i}", "bytes", (json_int_t)800, "port", "p1",
+			  "nexthop", "10.2.0.1", "up", 1, "packets", (json_int_t)8, "bogus", 1);
+	json_t *row, *g;
+	const char *key, *order[] = {"nexthop", "port", "up", "packets", "bytes"};
+	json_t *v;
+	size_t i = 0;
+
+	(void)state;
+	/* Members in the definition's order; an undescribed one is left out. */
+	row = rsw_row(&rsw_table_lb_members, o);
+	assert_non_null(row);
+	assert_int_equal(json_object_size(row), 5);
+	json_object_foreach(row, key, v) assert_string_equal(key, order[i++]);
+	/* The member a nested table lives in stays. */
+	g = rsw_row(&rsw_table_lb_groups,
+		    json_pack("{s:o, s:i, s:s}", "members", json_pack("[O]", row), "id", 0,
+			      "prefix", "10.20.0.0/16"));
+	assert_non_null(g);
+	assert_int_equal(json_object_size(g), 3);
+	assert_string_equal(json_object_iter_key(json_object_iter(g)), "id");
+	assert_int_equal(json_array_size(json_object_get(g, "members")), 1);
+	json_decref(row);
+	json_decref(g);
+	assert_null(rsw_row(&rsw_table_ports, NULL));
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest cmd_tests[] = {
-		cmocka_unit_test(test_malformed),       cmocka_unit_test(test_unknown),
-		cmocka_unit_test(test_register_errors), cmocka_unit_test(test_match),
-		cmocka_unit_test(test_arg_bounds),      cmocka_unit_test(test_help),
+		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_unknown),
+		cmocka_unit_test(test_register_errors),
+		cmocka_unit_test(test_match),
+		cmocka_unit_test(test_arg_bounds),
+		cmocka_unit_test(test_help),
 		cmocka_unit_test(test_error_ok),
+		cmocka_unit_test(test_describe),
+		cmocka_unit_test(test_row),
 	};
 	const struct CMUnitTest sock_tests[] = {
 		cmocka_unit_test_setup_teardown(test_sock_file, setup_sock, teardown_sock),

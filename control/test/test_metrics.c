@@ -28,6 +28,7 @@
 
 #include "rsw_cmd.h"
 #include "rsw_metrics.h"
+#include "rsw_table.h"
 
 /* A sample line: name, optional labels with escaped values, an integer or float value. */
 #define SAMPLE_RE                                                                                  \
@@ -142,11 +143,12 @@ test_format_ports_escaping(void **state)
 		load("{\"ports\": ["
 		     "{\"name\": \"p0\", \"id\": 0, \"mac\": \"02:00:00:00:00:01\","
 		     " \"speed_bps\": 100000000000, \"link_up\": true, \"admin_up\": false,"
-		     " \"rx_packets\": 12, \"rx_bytes\": 1200, \"mtu\": 9000},"
+		     " \"rx_packets\": 12, \"rx_bytes\": 1200, \"mtu\": 9000, \"mac_ctrl\": true},"
 		     "{\"name\": \"we\\\"ird\\\\na\\nme\", \"id\": 1, \"mac\": \"x\","
 		     " \"speed_bps\": 0, \"link_up\": false, \"admin_up\": true,"
 		     " \"rx_packets\": 18446744073709551, \"rx_bytes\": 0, \"mtu\": 1500}]}");
 	struct rsw_metrics_src src = {.ports = ports};
+	char help[256];
 	size_t len;
 	char *text = rsw_metrics_format(&src, &len);
 
@@ -158,6 +160,12 @@ test_format_ports_escaping(void **state)
 	assert_line(text, "# TYPE railsw_speed_bps gauge");
 	assert_line(text, "# TYPE railsw_link_up gauge");
 	assert_line(text, "# TYPE railsw_mtu gauge");
+	/* States are gauges; HELP is the field's help from its definition. */
+	assert_line(text, "# TYPE railsw_mac_ctrl gauge");
+	assert_line(text, "railsw_mac_ctrl{port=\"p0\"} 1");
+	snprintf(help, sizeof(help), "# HELP railsw_rx_packets %s (show ports, packets)",
+		 rsw_table_field(&rsw_table_ports, "rx_packets")->help);
+	assert_line(text, help);
 	assert_line(text, "railsw_rx_packets{port=\"p0\"} 12");
 	assert_line(text, "railsw_speed_bps{port=\"p0\"} 100000000000");
 	assert_line(text, "railsw_link_up{port=\"p0\"} 1");
@@ -165,7 +173,8 @@ test_format_ports_escaping(void **state)
 	/* Backslash, double quote and newline escaped in label values. */
 	assert_line(text, "railsw_rx_packets{port=\"we\\\"ird\\\\na\\nme\"} 18446744073709551");
 	/* Strings and the port id are not metrics. */
-	assert_null(strstr(text, "railsw_mac"));
+	assert_null(strstr(text, "railsw_mac{"));
+	assert_null(strstr(text, "railsw_mac "));
 	assert_null(strstr(text, "railsw_id"));
 	assert_null(strstr(text, "railsw_name"));
 	free(text);
