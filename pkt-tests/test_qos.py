@@ -510,7 +510,8 @@ def test_pfc_watchdog_storm(qsw, injector):
     (dropped_packets), and so are the 5 sent during the storm; no TC 3 frame
     comes out during the storm; pfcwd_restores becomes 1 no sooner than 200 ms
     after the last XOFF; afterwards TC 3 traffic flows again (5 frames arrive
-    in order within 300 ms); lossless_drops 0.
+    in order within 300 ms); lossless_drops 0; `clear counters` zeroes
+    pfcwd_storms and pfcwd_restores.
     """
     sw = qsw(pfc_watchdog={"detect_ms": 200, "restore_ms": 200, "action": "drop"})
     xoff = pfc_frame(HOST_MAC["p2"], 0x08, [0, 0, 0, 2000])
@@ -560,6 +561,10 @@ def test_pfc_watchdog_storm(qsw, injector):
     assert [tag(d)[2] for _, _, d in got if is_ip(d)] == [200 + i for i in range(5)]
     assert max(t for t, _, _ in got) - t0 < 0.3
     assert queue_rows(sw, "p2")[3]["lossless_drops"] == 0
+    # The watchdog's counts have a `clear counters` baseline like every counter.
+    assert sw.ctl("clear", "counters") == {"ok": True}
+    row = pfc_rows(sw, "p2")[3]
+    assert row["pfcwd_storms"] == 0 and row["pfcwd_restores"] == 0, row
 
 
 def test_control_frames_counted(qsw, injector):

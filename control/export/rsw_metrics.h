@@ -32,9 +32,10 @@ struct rsw_metrics_src {
 
 /**
  * Format src as Prometheus text: for each metric one `# HELP` and one `# TYPE` line,
- * then its samples, e.g. `railsw_rx_packets{port="p0"} 12`. Gauges (depths, watermarks,
- * buffer occupancy, states) are typed gauge, everything else counter. Label values are
- * escaped (backslash, double quote, newline); string fields are not metrics.
+ * then its samples, e.g. `railsw_rx_packets{port="p0"} 12`. Which fields are metrics, their
+ * types, HELP lines and labels come from the tables' definitions (rsw_table.h): counter ->
+ * counter, gauge and state -> gauge, label -> a label or nothing. Label values are escaped
+ * (backslash, double quote, newline); string fields are not metrics.
  *
  * @param len
  *   Set to the length of the text (without the terminating NUL).
