@@ -13,6 +13,7 @@
 
 #include <string.h>
 
+#include <rte_common.h>
 #include <rte_ether.h>
 #include <rte_mbuf.h>
 
@@ -111,8 +112,12 @@ drop:
 	rte_pktmbuf_free(m);
 }
 
-void
-rsw_ctl_nd_solicit(uint16_t p, const struct rsw_ip *target, const uint8_t *mac)
+/*
+ * The IPv6 solicitation: an NS for target on port p from the port's IPv6 address, to
+ * target's solicited-node group, or unicast to mac when given (re-probing a known entry).
+ */
+static void
+nd_solicit(uint16_t p, const struct rsw_ip *target, const uint8_t *mac)
 {
 	const struct rsw_cfg_port *cp = &rsw_ctl.cfg->ports[p];
 	struct rte_ether_hdr *eth;
@@ -147,4 +152,9 @@ rsw_ctl_nd_solicit(uint16_t p, const struct rsw_ip *target, const uint8_t *mac)
 	rsw_meta(m)->l3_off = sizeof(*eth);
 	rsw_icmp_ctrs[RSW_IC_nd_ns_tx]++;
 	rsw_ctl_send(p, rsw_ctl_tc(), m);
+}
+
+RTE_INIT(nd_register)
+{
+	rsw_ctl_neigh_solicit_register(RSW_AF_INET6, nd_solicit);
 }
