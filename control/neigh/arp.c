@@ -5,13 +5,12 @@
  * ARP on the control thread (RFC 826, DESIGN.md §7), the IPv4 half of the neighbour
  * machinery in neigh.c: requests for a port's address (and, on a topology leaf, for the
  * servers on its other downlinks: proxy ARP) are answered in place; senders are learned
- * (merge); next hops and hosts on connected subnets are resolved with broadcast requests.
+ * (merge). The requests that resolve next hops and hosts are neigh.c's.
  */
 
 #include <string.h>
 
 #include <rte_arp.h>
-#include <rte_common.h>
 #include <rte_ether.h>
 #include <rte_mbuf.h>
 
@@ -19,42 +18,6 @@
 #include "rsw_ctl.h"
 #include "rsw_neigh.h"
 #include "rsw_topology.h"
-
-/* The IPv4 solicitation: a broadcast request, also when re-probing a known entry. */
-static void
-arp_request(uint16_t p, const struct rsw_ip *target, const uint8_t *mac)
-{
-	const struct rsw_cfg_port *cp = &rsw_ctl.cfg->ports[p];
-	struct rte_ether_hdr *eth;
-	struct rte_arp_hdr *arp;
-	struct rte_mbuf *m;
-
-	(void)mac;
-	if (!cp->has_ipv4)
-		return;
-	m = rte_pktmbuf_alloc(rsw_ctl.pool);
-	if (m == NULL)
-		return;
-	eth = (struct rte_ether_hdr *)rte_pktmbuf_append(m, RTE_ETHER_MIN_LEN - RTE_ETHER_CRC_LEN);
-	if (eth == NULL) {
-		rte_pktmbuf_free(m);
-		return;
-	}
-	memset(eth, 0, RTE_ETHER_MIN_LEN - RTE_ETHER_CRC_LEN);
-	memset(&eth->dst_addr, 0xff, RTE_ETHER_ADDR_LEN);
-	eth->src_addr = rsw_dp.ports[p].mac;
-	eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_ARP);
-	arp = (struct rte_arp_hdr *)(eth + 1);
-	arp->arp_hardware = rte_cpu_to_be_16(RTE_ARP_HRD_ETHER);
-	arp->arp_protocol = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
-	arp->arp_hlen = RTE_ETHER_ADDR_LEN;
-	arp->arp_plen = 4;
-	arp->arp_opcode = rte_cpu_to_be_16(RTE_ARP_OP_REQUEST);
-	arp->arp_data.arp_sha = rsw_dp.ports[p].mac;
-	memcpy(&arp->arp_data.arp_sip, cp->ipv4.ip.addr, 4);
-	memcpy(&arp->arp_data.arp_tip, target->addr, 4);
-	rsw_ctl_send(p, rsw_ctl_tc(), m);
-}
 
 void
 rsw_ctl_arp_input(struct rte_mbuf *m)
@@ -100,9 +63,4 @@ rsw_ctl_arp_input(struct rte_mbuf *m)
 	return;
 done:
 	rte_pktmbuf_free(m);
-}
-
-RTE_INIT(arp_register)
-{
-	rsw_ctl_neigh_solicit_register(RSW_AF_INET, arp_request);
 }

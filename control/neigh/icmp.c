@@ -28,8 +28,6 @@
 #include "rsw_neigh.h"
 #include "rsw_parse.h"
 
-uint64_t rsw_icmp_ctrs[RSW_N_ICMP_CTRS];
-
 static const char *const icmp_ctr_names[RSW_N_ICMP_CTRS] = {
 #define RSW_ICMP_CTR_NAME(n) #n,
 	RSW_FOREACH_ICMP_CTR(RSW_ICMP_CTR_NAME)

@@ -5,12 +5,12 @@
  * Neighbour resolution on the control thread (DESIGN.md §3 step 4, §7): one
  * family-agnostic state machine (incomplete, reachable, stale, failed, static) that
  * resolves next hops and hosts on connected subnets (solicit, retry, age) and holds up
- * to three packets per unresolved neighbour, and the control thread's transmit. It is the
- * bottom of the neighbour area and calls none of the protocol files: ARP (arp.c, RFC 826)
- * and Neighbor Discovery (nd.c, RFC 4861) register the solicitation of their family, answer
- * for the switch's addresses and report what they learn with rsw_ctl_neigh_learn; punt.c
- * hands it the packets waiting for a neighbour. Workers see only the result: a MAC
- * published in rsw_fib_main.neigh.
+ * to three packets per unresolved neighbour. It solicits with ARP requests (RFC 826) and
+ * NS (RFC 4861 §7.2.2). The bottom of the neighbour area, it calls none of the other files:
+ * it holds what they share (the control thread's transmit, reply frames, the `show icmp`
+ * counters); ARP (arp.c) and Neighbor Discovery (nd.c) answer for the switch's addresses and
+ * report what they learn with rsw_ctl_neigh_learn; punt.c hands it the packets waiting for
+ * a neighbour. Workers see only the result: a MAC published in rsw_fib_main.neigh.
  */
 
 #include <errno.h>
@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 
+#include <rte_arp.h>
 #include <rte_ether.h>
 #include <rte_ip.h>
 #include <rte_lcore.h>
@@ -25,6 +26,8 @@
 #include <rte_ring.h>
 
 #include "rsw_ctl.h"
+#include "rsw_icmp.h"
+#include "rsw_icmp_pkt.h"
 #include "rsw_neigh.h"
 
 #define NEIGH_HOLD           3      /* packets held per unresolved neighbour */
@@ -32,6 +35,7 @@
 #define NEIGH_RETRY_MS       1000   /* between requests */
 #define NEIGH_REACHABLE_MS   300000 /* a resolved entry is re-probed after this */
 #define NEIGH_FAILED_HOLD_MS 1000   /* a failed entry is not retried sooner */
+#define ND_PKT_LEN           (RSW_IP6_HDR_LEN + RSW_ND_LEN)
 
 enum neigh_state {
 	NS_NONE = 0,
@@ -57,7 +61,9 @@ struct ctl_neigh {
 static struct ctl_neigh *neighs; /* [RSW_NEIGH_SLOTS] */
 static const struct rsw_config *neigh_cfg;
 static uint64_t (*neigh_clock)(void) = rsw_now_ms;
-static rsw_ctl_solicit_fn solicit_v4, solicit_v6; /* registered by arp.c and nd.c */
+
+/* Counted by icmp.c, nd.c and the solicitation here; kept at the bottom of the area. */
+uint64_t rsw_icmp_ctrs[RSW_N_ICMP_CTRS];
 
 uint64_t
 rsw_now_ms(void)
@@ -72,15 +78,6 @@ void
 rsw_ctl_neigh_set_clock(uint64_t (*now_ms)(void))
 {
 	neigh_clock = now_ms != NULL ? now_ms : rsw_now_ms;
-}
-
-void
-rsw_ctl_neigh_solicit_register(uint8_t family, rsw_ctl_solicit_fn fn)
-{
-	if (family == RSW_AF_INET)
-		solicit_v4 = fn;
-	else if (family == RSW_AF_INET6)
-		solicit_v6 = fn;
 }
 
 static struct rsw_lcore_stats *
@@ -143,17 +140,91 @@ rsw_ctl_reply_alloc(const struct rte_mbuf *m, const uint8_t *dst_mac, uint16_t l
 	return r;
 }
 
+/* Solicit the MAC of target on port p with a broadcast ARP request. */
+static void
+arp_request(uint16_t p, const struct rsw_ip *target)
+{
+	const struct rsw_cfg_port *cp = &neigh_cfg->ports[p];
+	struct rte_ether_hdr *eth;
+	struct rte_arp_hdr *arp;
+	struct rte_mbuf *m;
+
+	if (!cp->has_ipv4)
+		return;
+	m = rte_pktmbuf_alloc(rsw_ctl.pool);
+	if (m == NULL)
+		return;
+	eth = (struct rte_ether_hdr *)rte_pktmbuf_append(m, RTE_ETHER_MIN_LEN - RTE_ETHER_CRC_LEN);
+	if (eth == NULL) {
+		rte_pktmbuf_free(m);
+		return;
+	}
+	memset(eth, 0, RTE_ETHER_MIN_LEN - RTE_ETHER_CRC_LEN);
+	memset(&eth->dst_addr, 0xff, RTE_ETHER_ADDR_LEN);
+	eth->src_addr = rsw_dp.ports[p].mac;
+	eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_ARP);
+	arp = (struct rte_arp_hdr *)(eth + 1);
+	arp->arp_hardware = rte_cpu_to_be_16(RTE_ARP_HRD_ETHER);
+	arp->arp_protocol = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
+	arp->arp_hlen = RTE_ETHER_ADDR_LEN;
+	arp->arp_plen = 4;
+	arp->arp_opcode = rte_cpu_to_be_16(RTE_ARP_OP_REQUEST);
+	arp->arp_data.arp_sha = rsw_dp.ports[p].mac;
+	memcpy(&arp->arp_data.arp_sip, cp->ipv4.ip.addr, 4);
+	memcpy(&arp->arp_data.arp_tip, target->addr, 4);
+	rsw_ctl_send(p, rsw_ctl_tc(), m);
+}
+
 /*
- * Ask for n's MAC with the family's solicitation: an ARP broadcast, or an NS (unicast to the
- * known MAC when re-probing).
+ * Solicit the MAC of target on port p with an NS from the port's IPv6 address: to the
+ * target's solicited-node group, or unicast to mac when given (re-probing a known entry).
  */
+static void
+nd_solicit(uint16_t p, const struct rsw_ip *target, const uint8_t *mac)
+{
+	const struct rsw_cfg_port *cp = &neigh_cfg->ports[p];
+	struct rte_ether_hdr *eth;
+	struct rte_mbuf *m;
+	uint8_t dst[16];
+
+	if (target->family != RSW_AF_INET6 || !cp->has_ipv6)
+		return;
+	m = rte_pktmbuf_alloc(rsw_ctl.pool);
+	if (m == NULL)
+		return;
+	eth = (struct rte_ether_hdr *)rte_pktmbuf_append(m, sizeof(*eth) + ND_PKT_LEN);
+	if (eth == NULL) {
+		rte_pktmbuf_free(m);
+		return;
+	}
+	if (mac != NULL) {
+		/* Re-probing a known entry: unicast (RFC 4861 §7.3.3, PROBE). */
+		memcpy(dst, target->addr, 16);
+		memcpy(&eth->dst_addr, mac, RTE_ETHER_ADDR_LEN);
+	} else {
+		rsw_nd_solicited_node(target->addr, dst);
+		rsw_ip6_mcast_mac(dst, eth->dst_addr.addr_bytes);
+	}
+	eth->src_addr = rsw_dp.ports[p].mac;
+	eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6);
+	rsw_nd_build((uint8_t *)(eth + 1), ND_PKT_LEN, RSW_ND_NS, cp->ipv6.ip.addr, dst,
+		     target->addr, 0, rsw_dp.ports[p].mac.addr_bytes);
+	rsw_meta(m)->in_port = (uint8_t)p;
+	rsw_meta(m)->tc = rsw_ctl_tc();
+	rsw_meta(m)->kind = RSW_PK_IPV6;
+	rsw_meta(m)->l3_off = sizeof(*eth);
+	rsw_icmp_ctrs[RSW_IC_nd_ns_tx]++;
+	rsw_ctl_send(p, rsw_ctl_tc(), m);
+}
+
+/* Ask for n's MAC: ARP broadcast, or an NS (unicast to the known MAC when re-probing). */
 static void
 neigh_solicit(const struct ctl_neigh *n)
 {
-	rsw_ctl_solicit_fn fn = n->ip.family == RSW_AF_INET ? solicit_v4 : solicit_v6;
-
-	if (fn != NULL)
-		fn(n->port, &n->ip, n->state == NS_STALE ? n->mac : NULL);
+	if (n->ip.family == RSW_AF_INET)
+		arp_request(n->port, &n->ip);
+	else
+		nd_solicit(n->port, &n->ip, n->state == NS_STALE ? n->mac : NULL);
 }
 
 static void

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * ARP (arp.c, RFC 826): input, and the IPv4 solicitation it registers with neigh.c.
+ * ARP (arp.c, RFC 826): requests and replies received.
  */
 
 #ifndef RSW_ARP_H

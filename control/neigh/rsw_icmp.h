@@ -33,7 +33,7 @@ enum rsw_icmp_ctr {
 	RSW_N_ICMP_CTRS
 };
 
-/* Written and read by the control thread only. */
+/* Written and read by the control thread only; defined in neigh.c, the area's bottom. */
 extern uint64_t rsw_icmp_ctrs[RSW_N_ICMP_CTRS];
 
 /**

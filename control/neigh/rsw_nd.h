@@ -2,8 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * IPv6 Neighbor Discovery (nd.c, RFC 4861): NS/NA input, and the IPv6 solicitation it
- * registers with neigh.c.
+ * IPv6 Neighbor Discovery (nd.c, RFC 4861): NS and NA received.
  */
 
 #ifndef RSW_ND_H

@@ -4,7 +4,7 @@
 /*
  * The neighbour state machine (neigh.c): static, learned and resolving neighbours
  * (request, hold, retry, age), and the control thread's transmit. The bottom of the
- * neighbour area: the protocols (arp.c, nd.c) register their solicitation here.
+ * neighbour area.
  */
 
 #ifndef RSW_NEIGH_H
@@ -18,12 +18,6 @@
 
 #include "rsw_config.h"
 #include "rsw_punt.h" /* rsw_ctl_punt_poll, for the callers that include this header */
-
-/**
- * Send a solicitation for target on port p: to the broadcast or solicited-node group, or
- * unicast to mac when given (re-probing a known entry; a family may still broadcast).
- */
-typedef void (*rsw_ctl_solicit_fn)(uint16_t p, const struct rsw_ip *target, const uint8_t *mac);
 
 /** Set up neighbour state; static neighbours from cfg. @return 0 or -errno. */
 int rsw_ctl_neigh_init(const struct rsw_config *cfg);
@@ -78,12 +72,6 @@ void rsw_ctl_neigh_fini(void);
  */
 struct rte_mbuf *rsw_ctl_reply_alloc(const struct rte_mbuf *m, const uint8_t *dst_mac,
 				     uint16_t l3_len, uint8_t **l3);
-
-/**
- * Register family's (RSW_AF_INET or RSW_AF_INET6) solicitation; NULL unregisters it. A
- * family without one resolves nothing (its entries fail after the retries).
- */
-void rsw_ctl_neigh_solicit_register(uint8_t family, rsw_ctl_solicit_fn fn);
 
 /**
  * The clock of the state machine (ms; resolution, hold and retry times, ageing); NULL
