@@ -20,7 +20,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <rte_byteorder.h>
 #include <rte_eal.h>
+#include <rte_fib.h>
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
@@ -33,10 +35,10 @@
 #define CT_POOL_SIZE 8191
 
 static struct rte_mempool *ct_pool;
-static char ct_dir[64];         /* a temporary directory for the test's files */
-static char ct_path[128];       /* the running configuration's file */
-static unsigned int ct_in_use;  /* mbufs in use after ct_start */
-static uint64_t ct_now;         /* the neighbour state machine's clock (ms) */
+static char ct_dir[64];        /* a temporary directory for the test's files */
+static char ct_path[128];      /* the running configuration's file */
+static unsigned int ct_in_use; /* mbufs in use after ct_start */
+static uint64_t ct_now;        /* the neighbour state machine's clock (ms) */
 
 static uint64_t
 ct_clock(void)
@@ -53,8 +55,18 @@ ct_eal_init(const char *name)
 {
 	static char prefix[64];
 	char *argv[] = {
-		(char *)name,    "--no-huge", "-m", "512", "--no-pci",
-		"--file-prefix", prefix,      "-l", "0",   "--log-level=error",
+		(char *)name,
+		"--no-huge",
+		"-m",
+		"512",
+		"--no-pci",
+		"--file-prefix",
+		prefix,
+		"-l",
+		"0",
+		"--log-level=error",
+		/* Liveness asks the link state of ports without a device: not an error here. */
+		"--log-level=lib.ethdev:critical",
 	};
 
 	snprintf(prefix, sizeof(prefix), "ut-%s", name);
@@ -241,6 +253,45 @@ ct_mbuf(const void *buf, uint16_t len)
 	memcpy(p, buf, len);
 	memset(rsw_meta(m), 0, sizeof(struct rsw_mbuf_meta));
 	return m;
+}
+
+/* src with the first occurrence of old replaced by new (rotating static buffers: nest freely). */
+static inline const char *
+ct_rep(const char *src, const char *old, const char *new)
+{
+	static char buf[4][8192];
+	static int n;
+	const char *at = strstr(src, old);
+	char tmp[8192];
+
+	assert_non_null(at);
+	snprintf(tmp, sizeof(tmp), "%.*s%s%s", (int)(at - src), src, new, at + strlen(old));
+	n = (n + 1) % 4;
+	memcpy(buf[n], tmp, sizeof(tmp));
+	return buf[n];
+}
+
+/* The published tables' result for IPv4 address a.b.c.d, or NULL when it has no route. */
+static inline const struct rsw_result *
+ct_route4(uint8_t a, uint8_t b, uint8_t c, uint8_t d)
+{
+	const struct rsw_tables *t = rsw_fib_main.tables;
+	uint32_t ip = (uint32_t)a << 24 | (uint32_t)b << 16 | (uint32_t)c << 8 | d;
+	uint64_t nh = 0;
+
+	assert_non_null(t);
+	rte_fib_lookup_bulk(t->fib4, &ip, &nh, 1);
+	assert_true(nh < t->n_results);
+	return nh == RSW_FIB_NO_ROUTE ? NULL : &t->results[nh];
+}
+
+/* The index of IPv4 neighbour a.b.c.d, or -ENOENT. */
+static inline int
+ct_neigh4(uint8_t a, uint8_t b, uint8_t c, uint8_t d)
+{
+	uint32_t ip = (uint32_t)a << 24 | (uint32_t)b << 16 | (uint32_t)c << 8 | d;
+
+	return rsw_neigh_lookup4(rte_cpu_to_be_32(ip));
 }
 
 #endif /* RSW_CTL_TEST_H */

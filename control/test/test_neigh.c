@@ -21,8 +21,8 @@
 
 /* cmocka needs stdarg, stddef and setjmp first. */
 #include <cmocka.h>
-
 #include <jansson.h>
+
 #include <rte_byteorder.h>
 
 #include "ctl_test.h"
@@ -59,8 +59,8 @@ static const uint8_t p1_mac[6] = {0x02, 0, 0, 0, 0, 0x02};
 static const uint8_t nh_mac[6] = {0x02, 0xbb, 0, 0, 0, 0x01};  /* 10.0.2.1's */
 static const uint8_t bad_mac[6] = {0x02, 0xcc, 0, 0, 0, 0x05}; /* a claim for 10.0.2.5 */
 static const uint8_t bcast[6] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
-static const uint8_t nh6[16] = {0xfd, 0, 0, 2, [15] = 0x01};   /* fd00:2::1 */
-static const uint8_t own6[16] = {0xfd, 0, 0, 2, [15] = 0xfe};  /* fd00:2::fe */
+static const uint8_t nh6[16] = {0xfd, 0, 0, 2, [15] = 0x01};  /* fd00:2::1 */
+static const uint8_t own6[16] = {0xfd, 0, 0, 2, [15] = 0xfe}; /* fd00:2::fe */
 
 static int
 setup(void **state)
@@ -110,9 +110,11 @@ state_of(const char *ip, char *mac)
 
 	st[0] = '\0';
 	mac[0] = '\0';
-	json_array_foreach(arr, i, e) {
+	json_array_foreach(arr, i, e)
+	{
 		if (strcmp(json_string_value(json_object_get(e, "ip")), ip) == 0) {
-			snprintf(st, sizeof(st), "%s", json_string_value(json_object_get(e, "state")));
+			snprintf(st, sizeof(st), "%s",
+				 json_string_value(json_object_get(e, "state")));
 			snprintf(mac, 18, "%s", json_string_value(json_object_get(e, "mac")));
 		}
 	}
@@ -268,7 +270,8 @@ test_arp_malformed_ignored(void **state)
 	(void)state;
 	ct_flush();
 	for (i = 0; i < 5; i++) {
-		m = arp_frame(1, bcast, i == 4 ? mcast : host, ip4(10, 0, 1, 7), ip4(10, 0, 1, 254));
+		m = arp_frame(1, bcast, i == 4 ? mcast : host, ip4(10, 0, 1, 7),
+			      ip4(10, 0, 1, 254));
 		b = rte_pktmbuf_mtod(m, uint8_t *);
 		if (i == 0)
 			b[15] = 6; /* hardware type 6 */
@@ -388,8 +391,8 @@ test_held_then_sent(void **state)
 		b = rte_pktmbuf_mtod(m, const uint8_t *);
 		assert_memory_equal(b, nh_mac, 6);
 		assert_memory_equal(b + 6, p1_mac, 6);
-		assert_int_equal(b[22], 63);     /* TTL */
-		assert_int_equal(b[41], i);      /* the order they came in */
+		assert_int_equal(b[22], 63); /* TTL */
+		assert_int_equal(b[41], i);  /* the order they came in */
 		assert_true(rsw_meta(m)->flags & RSW_MF_NOACCT);
 		rte_pktmbuf_free(m);
 	}
@@ -518,11 +521,11 @@ expect_ns(const uint8_t *mac)
 	assert_memory_equal(b, mac != NULL ? mac : group_mac, 6);
 	assert_memory_equal(b + 6, p1_mac, 6);
 	assert_int_equal(b[12] << 8 | b[13], 0x86dd);
-	assert_int_equal(b[14 + 7], 255);              /* hop limit */
-	assert_memory_equal(b + 14 + 8, own6, 16);     /* from the port's address */
+	assert_int_equal(b[14 + 7], 255);          /* hop limit */
+	assert_memory_equal(b + 14 + 8, own6, 16); /* from the port's address */
 	assert_memory_equal(b + 14 + 24, mac != NULL ? nh6 : group, 16);
 	assert_int_equal(b[14 + 40], RSW_ND_NS);
-	assert_memory_equal(b + 14 + 48, nh6, 16);     /* target */
+	assert_memory_equal(b + 14 + 48, nh6, 16); /* target */
 	rte_pktmbuf_free(m);
 }
 

@@ -29,10 +29,10 @@
 #include "rsw_qos.h"
 #include "rsw_watchdog.h"
 
-#define TC_LL    3 /* the lossless TC */
-#define DETECT   100
-#define RESTORE  100
-#define PORT     1
+#define TC_LL   3 /* the lossless TC */
+#define DETECT  100
+#define RESTORE 100
+#define PORT    1
 
 static const char yaml_fmt[] = "switch: { name: ut }\n"
 			       "ports:\n"
