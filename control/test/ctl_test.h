@@ -29,6 +29,7 @@
 #include <rte_ring.h>
 
 #include "rsw_ctl.h"
+#include "rsw_liveness.h"
 #include "rsw_neigh.h"
 #include "rsw_tables_ctl.h"
 
@@ -129,8 +130,8 @@ ct_queued(uint16_t p)
 /*
  * Set up the control thread and dataplane state for the configuration yaml (written as
  * running.yaml) as main.c does: ports' MACs and MTUs, neighbours (static ones resolved),
- * the first generation of tables published, group liveness computed. Frees what a previous
- * ct_start set up first. The clock starts at 1000 ms.
+ * the first generation of tables published, group liveness computed. The clock starts at
+ * 1000 ms. Ports have no device (eth_port RTE_MAX_ETHPORTS): their link counts as up.
  */
 static inline void
 ct_start(const char *yaml)
@@ -169,6 +170,7 @@ ct_start(const char *yaml)
 		print_error("%s\n", msg);
 	assert_non_null(t);
 	rsw_tables_publish(t);
+	rsw_ctl_lb_poll();
 	rsw_ctl.lb_base = calloc(RSW_MAX_GROUPS, sizeof(*rsw_ctl.lb_base));
 	assert_non_null(rsw_ctl.lb_base);
 	/* What the start sent (requests for next hops) is flushed before the pool is compared. */
