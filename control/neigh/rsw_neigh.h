@@ -17,7 +17,7 @@
 #include <rte_mbuf.h>
 
 #include "rsw_config.h"
-#include "rsw_punt.h" /* rsw_ctl_punt_poll, for the callers that include this header */
+#include "rsw_punt.h" /* rsw_ctl_punt_poll: main.c finds it through this header */
 
 /** Set up neighbour state; static neighbours from cfg. @return 0 or -errno. */
 int rsw_ctl_neigh_init(const struct rsw_config *cfg);
