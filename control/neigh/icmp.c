@@ -3,9 +3,9 @@
 
 /*
  * ICMP and ICMPv6 on the control thread (DESIGN.md §3 step 4, §7). Packets addressed to
- * the switch: echo replies for its IPv4 (RFC 792) and IPv6 (RFC 4443 §4.2) addresses;
- * unicast NS/NA go to nd.c; the rest is consumed. Packets a worker did not forward: time
- * exceeded (TTL / hop limit), destination unreachable (no route, when
+ * the switch: echo replies for its IPv4 (RFC 792) and IPv6 (RFC 4443 §4.2) addresses
+ * (punt.c gives unicast NS/NA to nd.c); the rest is consumed. Packets a worker did not
+ * forward: time exceeded (TTL / hop limit), destination unreachable (no route, when
  * switch.icmp_unreachable), fragmentation needed (DF set) and packet too big (over the
  * egress MTU), from the ingress port's address (switch.router_id for IPv4 when set), all
  * drawn from one token bucket of switch.icmp_unreachable.rate_pps per second. Every answer
@@ -25,11 +25,8 @@
 #include "rsw_ctl.h"
 #include "rsw_icmp.h"
 #include "rsw_icmp_pkt.h"
-#include "rsw_nd.h"
 #include "rsw_neigh.h"
 #include "rsw_parse.h"
-
-uint64_t rsw_icmp_ctrs[RSW_N_ICMP_CTRS];
 
 static const char *const icmp_ctr_names[RSW_N_ICMP_CTRS] = {
 #define RSW_ICMP_CTR_NAME(n, ...) #n,
@@ -47,34 +44,6 @@ now_us(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
-}
-
-struct rte_mbuf *
-rsw_ctl_reply_alloc(const struct rte_mbuf *m, const uint8_t *dst_mac, uint16_t l3_len, uint8_t **l3)
-{
-	const struct rsw_mbuf_meta *meta = rsw_meta((struct rte_mbuf *)(uintptr_t)m);
-	struct rte_ether_hdr *eth;
-	struct rte_mbuf *r;
-
-	if (meta->l3_off < sizeof(*eth) || rte_pktmbuf_data_len(m) < meta->l3_off)
-		return NULL;
-	r = rte_pktmbuf_alloc(rsw_ctl.pool);
-	if (r == NULL)
-		return NULL;
-	eth = (struct rte_ether_hdr *)rte_pktmbuf_append(r, (uint16_t)(meta->l3_off + l3_len));
-	if (eth == NULL) {
-		rte_pktmbuf_free(r);
-		return NULL;
-	}
-	/* The L2 header of the request, 802.1Q tags included, turned around. */
-	memcpy(eth, rte_pktmbuf_mtod(m, const void *), meta->l3_off);
-	memcpy(&eth->dst_addr, dst_mac, RTE_ETHER_ADDR_LEN);
-	eth->src_addr = rsw_dp.ports[meta->in_port].mac;
-	*rsw_meta(r) = *meta;
-	if (meta->kind == RSW_PK_ND)
-		rsw_meta(r)->kind = RSW_PK_IPV6;
-	*l3 = (uint8_t *)eth + meta->l3_off;
-	return r;
 }
 
 /* Turn an echo request into a reply in place and send it back. Consumes m. */
@@ -131,7 +100,7 @@ drop:
 	rte_pktmbuf_free(m);
 }
 
-/* IPv6 to the switch: echo requests answered (RFC 4443 §4.2), NS/NA to nd.c. */
+/* IPv6 to the switch: echo requests answered (RFC 4443 §4.2); punt.c gave NS/NA to nd.c. */
 static void
 local6(struct rte_mbuf *m)
 {
@@ -144,10 +113,6 @@ local6(struct rte_mbuf *m)
 	/* The parser checked version and payload length against the frame. */
 	if (ip->proto != IPPROTO_ICMPV6 || plen < RSW_ICMP_HDR_LEN)
 		goto drop;
-	if (icmp[0] == RSW_ND_NS || icmp[0] == RSW_ND_NA) {
-		rsw_ctl_nd_input(m);
-		return;
-	}
 	if (icmp[0] != RSW_ICMP6_ECHO_REQUEST || icmp[1] != 0 || ip->src_addr[0] == 0xff ||
 	    rsw_icmp6_cksum(ip->src_addr, ip->dst_addr, icmp, plen) != 0)
 		goto drop;

@@ -6,9 +6,8 @@
  * of the neighbour machinery in neigh.c: NS for a port's IPv6 address (to its
  * solicited-node group or unicast) are answered with an NA (Router, Solicited, Override,
  * target link-layer address = the port's MAC); the sender of an NS and the target of an NA
- * aimed at the switch are learned; next hops and hosts on connected subnets are resolved
- * with NS to their solicited-node group from the port's address. Only the port's configured
- * address is answered: railsw has no link-local addresses.
+ * aimed at the switch are learned (the NS that resolve next hops and hosts are neigh.c's).
+ * Only the port's configured address is answered: railsw has no link-local addresses.
  */
 
 #include <string.h>
@@ -109,42 +108,4 @@ rsw_ctl_nd_input(struct rte_mbuf *m)
 				    memcmp(msg.dst, own, 16) == 0);
 drop:
 	rte_pktmbuf_free(m);
-}
-
-void
-rsw_ctl_nd_solicit(uint16_t p, const struct rsw_ip *target, const uint8_t *mac)
-{
-	const struct rsw_cfg_port *cp = &rsw_ctl.cfg->ports[p];
-	struct rte_ether_hdr *eth;
-	struct rte_mbuf *m;
-	uint8_t dst[16];
-
-	if (target->family != RSW_AF_INET6 || !cp->has_ipv6)
-		return;
-	m = rte_pktmbuf_alloc(rsw_ctl.pool);
-	if (m == NULL)
-		return;
-	eth = (struct rte_ether_hdr *)rte_pktmbuf_append(m, sizeof(*eth) + ND_PKT_LEN);
-	if (eth == NULL) {
-		rte_pktmbuf_free(m);
-		return;
-	}
-	if (mac != NULL) {
-		/* Re-probing a known entry: unicast (RFC 4861 §7.3.3, PROBE). */
-		memcpy(dst, target->addr, 16);
-		memcpy(&eth->dst_addr, mac, RTE_ETHER_ADDR_LEN);
-	} else {
-		rsw_nd_solicited_node(target->addr, dst);
-		rsw_ip6_mcast_mac(dst, eth->dst_addr.addr_bytes);
-	}
-	eth->src_addr = rsw_dp.ports[p].mac;
-	eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6);
-	rsw_nd_build((uint8_t *)(eth + 1), ND_PKT_LEN, RSW_ND_NS, cp->ipv6.ip.addr, dst,
-		     target->addr, 0, rsw_dp.ports[p].mac.addr_bytes);
-	rsw_meta(m)->in_port = (uint8_t)p;
-	rsw_meta(m)->tc = rsw_ctl_tc();
-	rsw_meta(m)->kind = RSW_PK_IPV6;
-	rsw_meta(m)->l3_off = sizeof(*eth);
-	rsw_icmp_ctrs[RSW_IC_nd_ns_tx]++;
-	rsw_ctl_send(p, rsw_ctl_tc(), m);
 }

@@ -5,15 +5,15 @@
  * Neighbour resolution on the control thread (DESIGN.md §3 step 4, §7): one
  * family-agnostic state machine (incomplete, reachable, stale, failed, static) that
  * resolves next hops and hosts on connected subnets (solicit, retry, age) and holds up
- * to three packets per unresolved neighbour. The protocols plug into it: ARP (RFC 826,
- * here) for IPv4 and Neighbor Discovery (RFC 4861, nd.c) for IPv6 answer for the
- * switch's addresses, solicit, and report what they learn with rsw_ctl_neigh_learn.
- * Workers see only the result: a MAC published in rsw_fib_main.neigh.
+ * to three packets per unresolved neighbour. It solicits with ARP requests (RFC 826) and
+ * NS (RFC 4861 §7.2.2). The bottom of the neighbour area, it calls none of the other files:
+ * it holds what they share (the control thread's transmit, reply frames, the `show icmp`
+ * counters); ARP (arp.c) and Neighbor Discovery (nd.c) answer for the switch's addresses and
+ * report what they learn with rsw_ctl_neigh_learn; punt.c hands it the packets waiting for
+ * a neighbour. Workers see only the result: a MAC published in rsw_fib_main.neigh.
  */
 
-#include <arpa/inet.h>
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -27,15 +27,15 @@
 
 #include "rsw_ctl.h"
 #include "rsw_icmp.h"
-#include "rsw_nd.h"
+#include "rsw_icmp_pkt.h"
 #include "rsw_neigh.h"
-#include "rsw_topology.h"
 
 #define NEIGH_HOLD           3      /* packets held per unresolved neighbour */
 #define NEIGH_PROBES         3      /* requests before giving up */
 #define NEIGH_RETRY_MS       1000   /* between requests */
 #define NEIGH_REACHABLE_MS   300000 /* a resolved entry is re-probed after this */
 #define NEIGH_FAILED_HOLD_MS 1000   /* a failed entry is not retried sooner */
+#define ND_PKT_LEN           (RSW_IP6_HDR_LEN + RSW_ND_LEN)
 
 enum neigh_state {
 	NS_NONE = 0,
@@ -60,6 +60,10 @@ struct ctl_neigh {
 
 static struct ctl_neigh *neighs; /* [RSW_NEIGH_SLOTS] */
 static const struct rsw_config *neigh_cfg;
+static uint64_t (*neigh_clock)(void) = rsw_now_ms;
+
+/* Counted by icmp.c, nd.c and the solicitation here; kept at the bottom of the area. */
+uint64_t rsw_icmp_ctrs[RSW_N_ICMP_CTRS];
 
 uint64_t
 rsw_now_ms(void)
@@ -68,6 +72,12 @@ rsw_now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+void
+rsw_ctl_neigh_set_clock(uint64_t (*now_ms)(void))
+{
+	neigh_clock = now_ms != NULL ? now_ms : rsw_now_ms;
 }
 
 static struct rsw_lcore_stats *
@@ -102,6 +112,35 @@ rsw_ctl_send(uint16_t p, uint8_t tc, struct rte_mbuf *m)
 	ctl_stats()->qos.q[p][tc][RSW_QC_enqueued_bytes] += len;
 }
 
+struct rte_mbuf *
+rsw_ctl_reply_alloc(const struct rte_mbuf *m, const uint8_t *dst_mac, uint16_t l3_len, uint8_t **l3)
+{
+	const struct rsw_mbuf_meta *meta = rsw_meta((struct rte_mbuf *)(uintptr_t)m);
+	struct rte_ether_hdr *eth;
+	struct rte_mbuf *r;
+
+	if (meta->l3_off < sizeof(*eth) || rte_pktmbuf_data_len(m) < meta->l3_off)
+		return NULL;
+	r = rte_pktmbuf_alloc(rsw_ctl.pool);
+	if (r == NULL)
+		return NULL;
+	eth = (struct rte_ether_hdr *)rte_pktmbuf_append(r, (uint16_t)(meta->l3_off + l3_len));
+	if (eth == NULL) {
+		rte_pktmbuf_free(r);
+		return NULL;
+	}
+	/* The L2 header of the request, 802.1Q tags included, turned around. */
+	memcpy(eth, rte_pktmbuf_mtod(m, const void *), meta->l3_off);
+	memcpy(&eth->dst_addr, dst_mac, RTE_ETHER_ADDR_LEN);
+	eth->src_addr = rsw_dp.ports[meta->in_port].mac;
+	*rsw_meta(r) = *meta;
+	if (meta->kind == RSW_PK_ND)
+		rsw_meta(r)->kind = RSW_PK_IPV6;
+	*l3 = (uint8_t *)eth + meta->l3_off;
+	return r;
+}
+
+/* Solicit the MAC of target on port p with a broadcast ARP request. */
 static void
 arp_request(uint16_t p, const struct rsw_ip *target)
 {
@@ -136,6 +175,48 @@ arp_request(uint16_t p, const struct rsw_ip *target)
 	rsw_ctl_send(p, rsw_ctl_tc(), m);
 }
 
+/*
+ * Solicit the MAC of target on port p with an NS from the port's IPv6 address: to the
+ * target's solicited-node group, or unicast to mac when given (re-probing a known entry).
+ */
+static void
+nd_solicit(uint16_t p, const struct rsw_ip *target, const uint8_t *mac)
+{
+	const struct rsw_cfg_port *cp = &neigh_cfg->ports[p];
+	struct rte_ether_hdr *eth;
+	struct rte_mbuf *m;
+	uint8_t dst[16];
+
+	if (target->family != RSW_AF_INET6 || !cp->has_ipv6)
+		return;
+	m = rte_pktmbuf_alloc(rsw_ctl.pool);
+	if (m == NULL)
+		return;
+	eth = (struct rte_ether_hdr *)rte_pktmbuf_append(m, sizeof(*eth) + ND_PKT_LEN);
+	if (eth == NULL) {
+		rte_pktmbuf_free(m);
+		return;
+	}
+	if (mac != NULL) {
+		/* Re-probing a known entry: unicast (RFC 4861 §7.3.3, PROBE). */
+		memcpy(dst, target->addr, 16);
+		memcpy(&eth->dst_addr, mac, RTE_ETHER_ADDR_LEN);
+	} else {
+		rsw_nd_solicited_node(target->addr, dst);
+		rsw_ip6_mcast_mac(dst, eth->dst_addr.addr_bytes);
+	}
+	eth->src_addr = rsw_dp.ports[p].mac;
+	eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6);
+	rsw_nd_build((uint8_t *)(eth + 1), ND_PKT_LEN, RSW_ND_NS, cp->ipv6.ip.addr, dst,
+		     target->addr, 0, rsw_dp.ports[p].mac.addr_bytes);
+	rsw_meta(m)->in_port = (uint8_t)p;
+	rsw_meta(m)->tc = rsw_ctl_tc();
+	rsw_meta(m)->kind = RSW_PK_IPV6;
+	rsw_meta(m)->l3_off = sizeof(*eth);
+	rsw_icmp_ctrs[RSW_IC_nd_ns_tx]++;
+	rsw_ctl_send(p, rsw_ctl_tc(), m);
+}
+
 /* Ask for n's MAC: ARP broadcast, or an NS (unicast to the known MAC when re-probing). */
 static void
 neigh_solicit(const struct ctl_neigh *n)
@@ -143,7 +224,7 @@ neigh_solicit(const struct ctl_neigh *n)
 	if (n->ip.family == RSW_AF_INET)
 		arp_request(n->port, &n->ip);
 	else
-		rsw_ctl_nd_solicit(n->port, &n->ip, n->state == NS_STALE ? n->mac : NULL);
+		nd_solicit(n->port, &n->ip, n->state == NS_STALE ? n->mac : NULL);
 }
 
 static void
@@ -169,7 +250,6 @@ start_probing(struct ctl_neigh *n, uint64_t now)
 	neigh_solicit(n);
 }
 
-/* A neighbour's MAC became known: publish it and send what was held. */
 /* Send what waited for n's MAC. */
 static void
 flush_held(struct ctl_neigh *n)
@@ -211,7 +291,7 @@ rsw_ctl_neigh_want(const struct rsw_ip *ip, uint16_t port)
 	if (neighs[idx].state == NS_NONE) {
 		neighs[idx].ip = *ip;
 		neighs[idx].port = port;
-		start_probing(&neighs[idx], rsw_now_ms());
+		start_probing(&neighs[idx], neigh_clock());
 	}
 	return idx;
 }
@@ -243,7 +323,7 @@ rsw_ctl_neigh_init(const struct rsw_config *cfg)
 void
 rsw_ctl_neigh_reload(const struct rsw_config *cfg)
 {
-	uint64_t now = rsw_now_ms();
+	uint64_t now = neigh_clock();
 	uint32_t i, j;
 
 	neigh_cfg = cfg;
@@ -330,62 +410,15 @@ rsw_ctl_neigh_learn(const struct rsw_ip *ip, uint16_t p, const uint8_t *mac, boo
 		neighs[idx].ip = *ip;
 		neighs[idx].port = p;
 	}
-	resolved((uint32_t)idx, mac, rsw_now_ms());
+	resolved((uint32_t)idx, mac, neigh_clock());
 	return idx;
 }
 
-/* RFC 826 reception on port p. Consumes m. */
-static void
-handle_arp(struct rte_mbuf *m, uint16_t p)
-{
-	const struct rsw_cfg_port *cp = &neigh_cfg->ports[p];
-	struct rsw_mbuf_meta *meta = rsw_meta(m);
-	struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
-	struct rte_arp_hdr *arp = rte_pktmbuf_mtod_offset(m, struct rte_arp_hdr *, meta->l3_off);
-	struct rsw_ip sender = {.family = RSW_AF_INET}, target = {.family = RSW_AF_INET};
-	bool for_us, proxy;
-
-	if (arp->arp_hardware != rte_cpu_to_be_16(RTE_ARP_HRD_ETHER) ||
-	    arp->arp_protocol != rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4) ||
-	    arp->arp_hlen != RTE_ETHER_ADDR_LEN || arp->arp_plen != 4 || !cp->has_ipv4 ||
-	    rte_is_multicast_ether_addr(&arp->arp_data.arp_sha))
-		goto done;
-	memcpy(sender.addr, &arp->arp_data.arp_sip, 4);
-	for_us = memcmp(&arp->arp_data.arp_tip, cp->ipv4.ip.addr, 4) == 0;
-
-	memcpy(target.addr, &arp->arp_data.arp_tip, 4);
-	/*
-	 * A topology leaf's downlinks share one subnet, one server per port: the switch answers
-	 * for the servers on its other downlinks (proxy ARP), so they reach each other through it.
-	 */
-	proxy = !for_us && neigh_cfg->topology.present &&
-		rsw_topology_proxy_arp(neigh_cfg, p, &target);
-
-	/* Merge: update an existing entry; create one only when the frame is aimed at us. */
-	rsw_ctl_neigh_learn(&sender, p, arp->arp_data.arp_sha.addr_bytes, for_us || proxy);
-	if (!(for_us || proxy) || arp->arp_opcode != rte_cpu_to_be_16(RTE_ARP_OP_REQUEST))
-		goto done;
-
-	/* Answer in place: the reply goes back to the asker from the port's MAC. */
-	arp->arp_opcode = rte_cpu_to_be_16(RTE_ARP_OP_REPLY);
-	arp->arp_data.arp_tha = arp->arp_data.arp_sha;
-	arp->arp_data.arp_tip = arp->arp_data.arp_sip;
-	arp->arp_data.arp_sha = rsw_dp.ports[p].mac;
-	memcpy(&arp->arp_data.arp_sip, target.addr, 4);
-	eth->dst_addr = arp->arp_data.arp_tha;
-	eth->src_addr = rsw_dp.ports[p].mac;
-	rsw_ctl_send(p, rsw_ctl_tc(), m);
-	return;
-done:
-	rte_pktmbuf_free(m);
-}
-
-/* A routed packet whose neighbour is not resolved. Consumes m. */
-static void
-handle_unresolved(struct rte_mbuf *m)
+void
+rsw_ctl_neigh_unresolved(struct rte_mbuf *m)
 {
 	struct rsw_mbuf_meta *meta = rsw_meta(m);
-	uint64_t now = rsw_now_ms();
+	uint64_t now = neigh_clock();
 	struct ctl_neigh *n;
 	int idx = (int)meta->neigh;
 
@@ -426,46 +459,6 @@ handle_unresolved(struct rte_mbuf *m)
 	return;
 drop:
 	rsw_drop(ctl_stats(), meta->in_port, &m, 1, RSW_PC_neigh_unresolved);
-}
-
-unsigned int
-rsw_ctl_punt_poll(void)
-{
-	struct rte_mbuf *pkts[RSW_BURST];
-	unsigned int n, i, total = 0;
-
-	while ((n = rte_ring_sc_dequeue_burst(rsw_dp.punt, (void **)pkts, RSW_BURST, NULL)) > 0) {
-		for (i = 0; i < n; i++) {
-			struct rsw_mbuf_meta *meta = rsw_meta(pkts[i]);
-
-			switch (meta->reason) {
-			case RSW_PUNT_ARP:
-				handle_arp(pkts[i], meta->in_port);
-				break;
-			case RSW_PUNT_NEIGH:
-				handle_unresolved(pkts[i]);
-				break;
-			case RSW_PUNT_ND:
-				rsw_ctl_nd_input(pkts[i]);
-				break;
-			case RSW_PUNT_LOCAL:
-				rsw_ctl_icmp_local(pkts[i]);
-				break;
-			case RSW_PUNT_TTL:
-			case RSW_PUNT_NO_ROUTE:
-			case RSW_PUNT_MTU:
-				rsw_ctl_icmp_error(pkts[i]);
-				break;
-			default:
-				rte_pktmbuf_free(pkts[i]);
-				break;
-			}
-		}
-		total += n;
-		if (total >= 4 * RSW_BURST)
-			break;
-	}
-	return total;
 }
 
 void

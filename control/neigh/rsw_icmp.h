@@ -35,12 +35,13 @@ enum rsw_icmp_ctr {
 	RSW_N_ICMP_CTRS
 };
 
-/* Written and read by the control thread only. */
+/* Written and read by the control thread only; defined in neigh.c, the area's bottom. */
 extern uint64_t rsw_icmp_ctrs[RSW_N_ICMP_CTRS];
 
 /**
- * Handle a packet addressed to the switch (RSW_PUNT_LOCAL): answer ICMP and ICMPv6 echo
- * requests, pass unicast NS/NA to rsw_ctl_nd_input. Consumes m.
+ * Handle a packet addressed to the switch (RSW_PUNT_LOCAL) other than a unicast NS/NA
+ * (punt.c gives those to rsw_ctl_nd_input): answer ICMP and ICMPv6 echo requests; the rest
+ * is consumed. Consumes m.
  */
 void rsw_ctl_icmp_local(struct rte_mbuf *m);
 
@@ -50,14 +51,6 @@ void rsw_ctl_icmp_local(struct rte_mbuf *m);
  * switch.icmp_unreachable.rate_pps. Consumes m.
  */
 void rsw_ctl_icmp_error(struct rte_mbuf *m);
-
-/**
- * A new frame answering m: the L2 header of m (tags kept) from the ingress port's MAC to
- * dst_mac, and l3_len bytes of room after it (*l3 points there).
- * @return the frame, or NULL (no mbuf, or l3_len does not fit).
- */
-struct rte_mbuf *rsw_ctl_reply_alloc(const struct rte_mbuf *m, const uint8_t *dst_mac,
-				     uint16_t l3_len, uint8_t **l3);
 
 /** Zero the `show icmp` counters (for `clear counters`). */
 void rsw_ctl_icmp_counters_clear(void);

@@ -2,8 +2,9 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * The neighbour state machine and punt dispatch (neigh.c): static, learned and
- * resolving neighbours (request, hold, retry, age), and the control thread's transmit.
+ * The neighbour state machine (neigh.c): static, learned and resolving neighbours
+ * (request, hold, retry, age), and the control thread's transmit. The bottom of the
+ * neighbour area.
  */
 
 #ifndef RSW_NEIGH_H
@@ -16,6 +17,7 @@
 #include <rte_mbuf.h>
 
 #include "rsw_config.h"
+#include "rsw_punt.h" /* rsw_ctl_punt_poll: main.c finds it through this header */
 
 /** Set up neighbour state; static neighbours from cfg. @return 0 or -errno. */
 int rsw_ctl_neigh_init(const struct rsw_config *cfg);
@@ -23,8 +25,12 @@ int rsw_ctl_neigh_init(const struct rsw_config *cfg);
 /** Register a next hop the tables need (created incomplete and resolved). Returns the index. */
 int rsw_ctl_neigh_want(const struct rsw_ip *ip, uint16_t port);
 
-/** Handle every punted packet waiting on the punt ring. @return how many. */
-unsigned int rsw_ctl_punt_poll(void);
+/**
+ * A routed packet whose neighbour is not resolved (RSW_PUNT_NEIGH): sent at once if the
+ * neighbour resolved since, else held (up to three per neighbour) while it is solicited, else
+ * dropped (neigh_unresolved). Consumes m.
+ */
+void rsw_ctl_neigh_unresolved(struct rte_mbuf *m);
 
 /** Retries, ageing, expiry of held packets. Call a few times a second. */
 void rsw_ctl_neigh_timer(uint64_t now_ms);
@@ -58,6 +64,20 @@ void rsw_ctl_neigh_reload(const struct rsw_config *cfg);
 
 /** Drop held packets and free state. */
 void rsw_ctl_neigh_fini(void);
+
+/**
+ * A new frame answering m: the L2 header of m (tags kept) from the ingress port's MAC to
+ * dst_mac, and l3_len bytes of room after it (*l3 points there).
+ * @return the frame, or NULL (no mbuf, or l3_len does not fit).
+ */
+struct rte_mbuf *rsw_ctl_reply_alloc(const struct rte_mbuf *m, const uint8_t *dst_mac,
+				     uint16_t l3_len, uint8_t **l3);
+
+/**
+ * The clock of the state machine (ms; resolution, hold and retry times, ageing); NULL
+ * restores the default, rsw_now_ms. rsw_ctl_neigh_timer takes its time from the caller.
+ */
+void rsw_ctl_neigh_set_clock(uint64_t (*now_ms)(void));
 
 /** Milliseconds of a monotonic clock. */
 uint64_t rsw_now_ms(void);

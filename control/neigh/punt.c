@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The railsw authors */
+
+/*
+ * The punt dispatch of the control thread (DESIGN.md §3 step 4): every packet a worker
+ * handed over goes to the handler of its reason: ARP to arp.c, ND (multicast, or unicast to
+ * the switch) to nd.c, other packets for the switch and those a worker could not forward to
+ * icmp.c, packets waiting for a neighbour to neigh.c. The top of the neighbour area: no file
+ * of it calls back here.
+ */
+
+#include <netinet/in.h>
+
+#include <rte_ip.h>
+#include <rte_mbuf.h>
+#include <rte_ring.h>
+
+#include "rsw_arp.h"
+#include "rsw_ctl.h"
+#include "rsw_icmp.h"
+#include "rsw_icmp_pkt.h"
+#include "rsw_nd.h"
+#include "rsw_neigh.h"
+#include "rsw_punt.h"
+
+/* Whether m, an IP packet for the switch, is an NS or NA (ICMPv6 right after the header). */
+static bool
+local_nd(struct rte_mbuf *m)
+{
+	struct rsw_mbuf_meta *meta = rsw_meta(m);
+	const struct rte_ipv6_hdr *ip;
+	const uint8_t *icmp;
+
+	if (meta->kind != RSW_PK_IPV6)
+		return false;
+	/* The parser checked version and payload length against the frame. */
+	ip = rte_pktmbuf_mtod_offset(m, const struct rte_ipv6_hdr *, meta->l3_off);
+	icmp = (const uint8_t *)(ip + 1);
+	return ip->proto == IPPROTO_ICMPV6 &&
+	       rte_be_to_cpu_16(ip->payload_len) >= RSW_ICMP_HDR_LEN &&
+	       (icmp[0] == RSW_ND_NS || icmp[0] == RSW_ND_NA);
+}
+
+unsigned int
+rsw_ctl_punt_poll(void)
+{
+	struct rte_mbuf *pkts[RSW_BURST];
+	unsigned int n, i, total = 0;
+
+	while ((n = rte_ring_sc_dequeue_burst(rsw_dp.punt, (void **)pkts, RSW_BURST, NULL)) > 0) {
+		for (i = 0; i < n; i++) {
+			struct rsw_mbuf_meta *meta = rsw_meta(pkts[i]);
+
+			switch (meta->reason) {
+			case RSW_PUNT_ARP:
+				rsw_ctl_arp_input(pkts[i]);
+				break;
+			case RSW_PUNT_NEIGH:
+				rsw_ctl_neigh_unresolved(pkts[i]);
+				break;
+			case RSW_PUNT_ND:
+				rsw_ctl_nd_input(pkts[i]);
+				break;
+			case RSW_PUNT_LOCAL:
+				if (local_nd(pkts[i]))
+					rsw_ctl_nd_input(pkts[i]);
+				else
+					rsw_ctl_icmp_local(pkts[i]);
+				break;
+			case RSW_PUNT_TTL:
+			case RSW_PUNT_NO_ROUTE:
+			case RSW_PUNT_MTU:
+				rsw_ctl_icmp_error(pkts[i]);
+				break;
+			default:
+				rte_pktmbuf_free(pkts[i]);
+				break;
+			}
+		}
+		total += n;
+		if (total >= 4 * RSW_BURST)
+			break;
+	}
+	return total;
+}
