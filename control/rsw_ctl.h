@@ -2,9 +2,10 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * The control thread's state (DESIGN.md §2, §7): the loaded configuration,
- * ports, workers, the neighbour state machine and counter baselines. Only the
- * control thread (EAL main lcore) touches anything declared here.
+ * What the control modules share (DESIGN.md §2, §7): the running configuration,
+ * the mbuf pool, the workers, the tables generation and the `clear counters`
+ * baselines. Each module keeps the rest of its state to itself. Only the control
+ * thread (EAL main lcore) touches anything declared here.
  */
 
 #ifndef RSW_CTL_H
@@ -32,11 +33,6 @@ struct rsw_ctl_main {
 	uint64_t missed_base[RSW_MAX_PORTS];
 	struct rsw_lb_member_stats (*lb_base)[RSW_MAX_NEXTHOPS]; /* [RSW_MAX_GROUPS] */
 	struct rsw_qos_stats *qos_base; /* `clear counters` baselines of QoS counters */
-	/* PFC watchdog state per (port, TC), control thread only. */
-	uint64_t wd_paused_since[RSW_MAX_PORTS][RSW_N_TC]; /* ms; 0 = not paused */
-	uint64_t wd_deq[RSW_MAX_PORTS][RSW_N_TC];          /* dequeued_packets at last look */
-	uint64_t wd_storms[RSW_MAX_PORTS][RSW_N_TC];
-	uint64_t wd_restores[RSW_MAX_PORTS][RSW_N_TC];
 };
 
 extern struct rsw_ctl_main rsw_ctl;

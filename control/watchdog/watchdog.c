@@ -16,6 +16,16 @@
 #include "rsw_ctl.h"
 #include "rsw_watchdog.h"
 
+/* The watchdog's state per (port, TC). Thread-safety: control thread only. */
+struct rsw_watchdog_main {
+	uint64_t paused_since[RSW_MAX_PORTS][RSW_N_TC]; /* ms; 0 = not paused */
+	uint64_t deq[RSW_MAX_PORTS][RSW_N_TC];          /* dequeued_packets at last look */
+	uint64_t storms[RSW_MAX_PORTS][RSW_N_TC];       /* storms detected since start */
+	uint64_t restores[RSW_MAX_PORTS][RSW_N_TC];     /* storms ended since start */
+};
+
+static struct rsw_watchdog_main wd;
+
 void
 rsw_ctl_qos_sum(struct rsw_qos_stats *out)
 {
@@ -77,7 +87,7 @@ rsw_ctl_pfcwd_poll(uint64_t now_ms)
 			uint64_t deq = sum->q[p][tc][RSW_QC_dequeued_packets];
 			uint64_t last = __atomic_load_n(&qport->last_pause[tc], __ATOMIC_RELAXED);
 			bool stormed = qport->storm_drop[tc] || qport->storm_ignore[tc] ||
-				       rsw_ctl.wd_storms[p][tc] > rsw_ctl.wd_restores[p][tc];
+				       wd.storms[p][tc] > wd.restores[p][tc];
 			bool paused;
 
 			if (!(q->lossless & (1u << tc)))
@@ -90,27 +100,27 @@ rsw_ctl_pfcwd_poll(uint64_t now_ms)
 							 __ATOMIC_RELAXED);
 					qport->storm_drop[tc] = 0;
 					qport->storm_ignore[tc] = 0;
-					rsw_ctl.wd_restores[p][tc]++;
-					rsw_ctl.wd_paused_since[p][tc] = 0;
+					wd.restores[p][tc]++;
+					wd.paused_since[p][tc] = 0;
 				}
 				continue;
 			}
 			paused = __atomic_load_n(&qport->paused_until[tc], __ATOMIC_RELAXED) >
 				 now_tsc;
-			if (!paused || deq != rsw_ctl.wd_deq[p][tc] ||
+			if (!paused || deq != wd.deq[p][tc] ||
 			    __atomic_load_n(&qport->q_bytes[tc], __ATOMIC_RELAXED) == 0) {
-				rsw_ctl.wd_paused_since[p][tc] = paused ? now_ms : 0;
-				rsw_ctl.wd_deq[p][tc] = deq;
+				wd.paused_since[p][tc] = paused ? now_ms : 0;
+				wd.deq[p][tc] = deq;
 				continue;
 			}
-			if (rsw_ctl.wd_paused_since[p][tc] == 0) {
-				rsw_ctl.wd_paused_since[p][tc] = now_ms;
+			if (wd.paused_since[p][tc] == 0) {
+				wd.paused_since[p][tc] = now_ms;
 				continue;
 			}
-			if (now_ms - rsw_ctl.wd_paused_since[p][tc] < q->pfcwd.detect_ms)
+			if (now_ms - wd.paused_since[p][tc] < q->pfcwd.detect_ms)
 				continue;
 			/* A storm. */
-			rsw_ctl.wd_storms[p][tc]++;
+			wd.storms[p][tc]++;
 			if (q->pfcwd.action == RSW_PFCWD_DROP)
 				qport->storm_drop[tc] = 1;
 			else if (q->pfcwd.action == RSW_PFCWD_FORWARD)
@@ -123,6 +133,6 @@ rsw_ctl_pfcwd_poll(uint64_t now_ms)
 void
 rsw_pfcwd_counts(uint16_t p, uint8_t tc, uint64_t *storms, uint64_t *restores)
 {
-	*storms = rsw_ctl.wd_storms[p][tc];
-	*restores = rsw_ctl.wd_restores[p][tc];
+	*storms = wd.storms[p][tc];
+	*restores = wd.restores[p][tc];
 }
