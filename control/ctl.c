@@ -2,8 +2,9 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * The control thread's shared state (rsw_ctl.h): defined in the library, not in main.c,
- * so that unit tests link every control module against it.
+ * The control thread's shared state (rsw_ctl.h) and the module registry (rsw_module.h):
+ * defined in the library, not in main.c, so that unit tests link every control module
+ * against them.
  */
 
 #include <string.h>
@@ -17,6 +18,7 @@ struct rsw_ctl_main rsw_ctl;
 
 static struct rsw_module *modules;
 static struct rsw_module *initialised; /* the last module whose init succeeded */
+static unsigned int turn_work;         /* work done so far in this rsw_modules_poll */
 
 void
 rsw_module_register(struct rsw_module *m)
@@ -35,24 +37,33 @@ rsw_modules_first(void)
 	return modules;
 }
 
-/* Finalise from the first module through last, in reverse order. */
+/* The module at position i of the registry. */
+static struct rsw_module *
+module_at(unsigned int i)
+{
+	struct rsw_module *m = modules;
+
+	while (m != NULL && i-- > 0)
+		m = m->next;
+	return m;
+}
+
+/* Finalise from last back to the first module (the registry is short: quadratic is fine). */
 static void
 fini_through(struct rsw_module *last)
 {
-	struct rsw_module *stack[64], *m;
+	struct rsw_module *m;
 	unsigned int n = 0;
 
 	if (last == NULL)
 		return;
-	for (m = modules; m != NULL && n < RTE_DIM(stack); m = m->next) {
-		stack[n++] = m;
-		if (m == last)
-			break;
-	}
-	while (n > 0) {
-		m = stack[--n];
+	for (m = modules; m != NULL && m != last; m = m->next)
+		n++;
+	for (m = last;; m = module_at(--n)) {
 		if (m->fini != NULL)
 			m->fini();
+		if (n == 0)
+			break;
 	}
 }
 
@@ -67,8 +78,8 @@ rsw_modules_init(const struct rsw_config *cfg)
 		if (m->init != NULL) {
 			ret = m->init(cfg);
 			if (ret != 0) {
-				RTE_LOG(ERR, USER1, "railsw: module %s: %s\n", m->name,
-					strerror(-ret));
+				rte_log(RTE_LOG_ERR, RTE_LOGTYPE_USER1, "railsw: module %s: %s\n",
+					m->name, strerror(-ret));
 				fini_through(initialised);
 				initialised = NULL;
 				return ret;
@@ -79,17 +90,25 @@ rsw_modules_init(const struct rsw_config *cfg)
 	return 0;
 }
 
-void
+unsigned int
 rsw_modules_poll(uint64_t now_ms)
 {
 	struct rsw_module *m;
 
+	turn_work = 0;
 	for (m = modules; m != NULL; m = m->next) {
 		if (m->poll == NULL || (m->period_ms != 0 && now_ms - m->last_ms < m->period_ms))
 			continue;
-		m->poll(now_ms);
+		turn_work += m->poll(now_ms);
 		m->last_ms = now_ms;
 	}
+	return turn_work;
+}
+
+unsigned int
+rsw_modules_busy(void)
+{
+	return turn_work;
 }
 
 void

@@ -4,9 +4,11 @@
 /*
  * railsw: the daemon. Parses the configuration before rte_eal_init, builds
  * the EAL device list from the ports' devargs, sets up ports, tables and
- * workers, then runs the control thread on the main lcore: punted packets
- * (ARP, ICMP), neighbour timers and the control socket. SIGINT/SIGTERM stop
- * it cleanly: workers return, ports stop, the socket file is removed.
+ * workers, then runs the control thread on the main lcore: the periodic work
+ * of every registered module (rsw_module.h: punted packets, neighbour timers,
+ * the PFC watchdog, telemetry, Prometheus, the control socket). SIGINT/SIGTERM
+ * stop it cleanly: workers return, the modules finish (the socket file is
+ * removed), ports stop.
  */
 
 #include <errno.h>
@@ -26,16 +28,12 @@
 
 #include "rsw_cmd.h"
 #include "rsw_ctl.h"
-#include "rsw_icmp.h"
 #include "rsw_liveness.h"
-#include "rsw_metrics.h"
 #include "rsw_module.h"
 #include "rsw_neigh.h"
 #include "rsw_ports.h"
 #include "rsw_reload.h"
 #include "rsw_tables_ctl.h"
-#include "rsw_telemetry.h"
-#include "rsw_watchdog.h"
 
 #define MAX_EAL_ARGS 256
 
@@ -190,29 +188,14 @@ pool_create(const struct rsw_config *cfg, unsigned int n_workers)
 	return rte_pktmbuf_pool_create("rsw_pool", n, 256, 0, room, (int)rte_socket_id());
 }
 
+/* The control thread: every registered module's periodic work, until a signal stops it. */
 static void
-control_loop(struct rsw_sock *sock, struct rsw_metrics *metrics)
+control_loop(void)
 {
-	uint64_t last_timer = 0, last_wd = 0, now;
-	unsigned int n;
-
 	while (!stop_signal) {
 		if (reload_signal)
 			reload_on_signal();
-		n = rsw_ctl_punt_poll();
-		now = rsw_now_ms();
-		if (now - last_timer >= 100) {
-			rsw_ctl_neigh_timer(now);
-			rsw_ctl_lb_poll();
-			last_timer = now;
-		}
-		if (now - last_wd >= 10) {
-			rsw_ctl_pfcwd_poll(now);
-			last_wd = now;
-		}
-		rsw_telemetry_poll(now);
-		rsw_metrics_poll(metrics);
-		rsw_sock_poll(sock, n > 0 ? 0 : 2);
+		rsw_modules_poll(rsw_now_ms());
 	}
 }
 
@@ -233,8 +216,6 @@ main(int argc, char **argv)
 	const char *cfg_path = NULL;
 	struct rsw_config *cfg;
 	struct rsw_tables *t;
-	struct rsw_metrics *metrics = NULL;
-	struct rsw_sock *sock;
 	int eal_argc, app_argc, sep = -1, i, ret, opt;
 	unsigned int lc, w;
 	bool check = false;
@@ -353,27 +334,9 @@ main(int argc, char **argv)
 	}
 	rsw_tables_publish(t);
 	rsw_ctl_lb_poll();
-	if (rsw_modules_init(cfg) != 0 || rsw_ctl_icmp_commands_register() != 0 ||
-	    rsw_ctl_reload_register() != 0) {
-		fprintf(stderr, "railsw: cannot register commands\n");
+	/* Each module logs why it could not start (and the registry which one it was). */
+	if (rsw_modules_init(cfg) != 0)
 		goto fail_ports;
-	}
-	if (cfg->control.has_metrics) {
-		metrics = rsw_metrics_open(cfg->control.metrics_listen, err, sizeof(err));
-		if (metrics == NULL) {
-			fprintf(stderr, "railsw: %s\n", err);
-			goto fail_ports;
-		}
-	}
-	sock = rsw_sock_open(cfg->control.socket, err, sizeof(err));
-	if (sock == NULL) {
-		fprintf(stderr, "railsw: %s\n", err);
-		rsw_metrics_close(metrics);
-		goto fail_ports;
-	}
-	if (rsw_telemetry_init(cfg) != 0)
-		fprintf(stderr, "railsw: telemetry commands unavailable\n");
-	rsw_capture_init();
 
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGINT, on_signal);
@@ -386,15 +349,12 @@ main(int argc, char **argv)
 	       cfg->n_ports, w, cfg->control.socket);
 	fflush(stdout);
 
-	control_loop(sock, metrics);
+	control_loop();
 
 	printf("railsw: signal %d, stopping\n", (int)stop_signal);
 	rsw_dp.quit = true;
 	rte_eal_mp_wait_lcore();
-	rsw_sock_close(sock);
-	rsw_metrics_close(metrics);
-	rsw_telemetry_fini();
-	rsw_capture_fini();
+	rsw_modules_fini();
 	rsw_cmd_unregister_all();
 	rsw_ports_close();
 	rsw_ctl_neigh_fini();
@@ -410,6 +370,7 @@ main(int argc, char **argv)
 	return 0;
 
 fail_ports:
+	rsw_cmd_unregister_all();
 	rsw_ports_close();
 fail_eal:
 	rte_eal_cleanup();

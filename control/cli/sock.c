@@ -23,7 +23,11 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <rte_log.h>
+
 #include "rsw_cmd.h"
+#include "rsw_config.h"
+#include "rsw_module.h"
 
 /* Stop reading a client's requests while this much of its output is unsent. */
 #define RSW_SOCK_OUT_HIGH (64 * 1024)
@@ -491,3 +495,46 @@ rsw_sock_close(struct rsw_sock *s)
 	free(s->path);
 	free(s);
 }
+
+/* The daemon's control socket, on control.socket. */
+static struct rsw_sock *ctl_sock;
+
+static int
+sock_init(const struct rsw_config *cfg)
+{
+	char err[RSW_CFG_ERR_LEN];
+
+	ctl_sock = rsw_sock_open(cfg->control.socket, err, sizeof(err));
+	if (ctl_sock == NULL) {
+		int ret = errno != 0 ? -errno : -EINVAL;
+
+		rte_log(RTE_LOG_ERR, RTE_LOGTYPE_USER1, "railsw: %s\n", err);
+		return ret;
+	}
+	return 0;
+}
+
+/* Last of a turn: wait for requests (at most RSW_MODULE_IDLE_WAIT_MS) when nothing else had work. */
+static unsigned int
+sock_poll(uint64_t now_ms __rte_unused)
+{
+	rsw_sock_poll(ctl_sock, rsw_modules_busy() > 0 ? 0 : RSW_MODULE_IDLE_WAIT_MS);
+	return 0;
+}
+
+static void
+sock_fini(void)
+{
+	rsw_sock_close(ctl_sock);
+	ctl_sock = NULL;
+}
+
+static struct rsw_module sock_module = {
+	.name = "sock",
+	.order = RSW_MODULE_ORDER_SOCK,
+	.init = sock_init,
+	.poll = sock_poll,
+	.fini = sock_fini,
+};
+
+RSW_MODULE_REGISTER(sock_module);

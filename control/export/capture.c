@@ -16,6 +16,7 @@
 #include <rte_log.h>
 #include <rte_pdump.h>
 
+#include "rsw_module.h"
 #include "rsw_telemetry.h"
 
 RTE_LOG_REGISTER(rsw_capture_logtype, rsw.capture, INFO);
@@ -51,3 +52,19 @@ rsw_capture_fini(void)
 		rte_pdump_uninit();
 	capture_on = false;
 }
+
+static int
+capture_init(const struct rsw_config *cfg __rte_unused)
+{
+	rsw_capture_init();
+	return 0;
+}
+
+static struct rsw_module capture_module = {
+	.name = "capture",
+	.order = RSW_MODULE_ORDER_CAPTURE,
+	.init = capture_init,
+	.fini = rsw_capture_fini,
+};
+
+RSW_MODULE_REGISTER(capture_module);

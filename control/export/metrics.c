@@ -25,8 +25,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <rte_log.h>
+
 #include "rsw_cmd.h"
+#include "rsw_config.h"
 #include "rsw_metrics.h"
+#include "rsw_module.h"
 #include "rsw_table.h"
 
 #define N_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
@@ -710,3 +714,47 @@ rsw_metrics_close(struct rsw_metrics *m)
 	close(m->fd);
 	free(m);
 }
+
+/* The daemon's server, when control.metrics_listen is set. */
+static struct rsw_metrics *metrics;
+
+static int
+metrics_init(const struct rsw_config *cfg)
+{
+	char err[RSW_CFG_ERR_LEN];
+
+	if (!cfg->control.has_metrics)
+		return 0;
+	metrics = rsw_metrics_open(cfg->control.metrics_listen, err, sizeof(err));
+	if (metrics == NULL) {
+		int ret = errno != 0 ? -errno : -EINVAL;
+
+		rte_log(RTE_LOG_ERR, RTE_LOGTYPE_USER1, "railsw: %s\n", err);
+		return ret;
+	}
+	return 0;
+}
+
+static unsigned int
+metrics_poll(uint64_t now_ms)
+{
+	rsw_metrics_poll(metrics);
+	return 0;
+}
+
+static void
+metrics_fini(void)
+{
+	rsw_metrics_close(metrics);
+	metrics = NULL;
+}
+
+static struct rsw_module metrics_module = {
+	.name = "metrics",
+	.order = RSW_MODULE_ORDER_METRICS,
+	.init = metrics_init,
+	.poll = metrics_poll,
+	.fini = metrics_fini,
+};
+
+RSW_MODULE_REGISTER(metrics_module);

@@ -27,6 +27,7 @@
 
 #include "rsw_cmd.h"
 #include "rsw_ctl.h"
+#include "rsw_module.h"
 #include "rsw_neigh.h"
 #include "rsw_table.h"
 #include "rsw_telemetry.h"
@@ -515,3 +516,30 @@ rsw_telemetry_fini(void)
 		json_decref(old[t]);
 	rsw_tel.enabled = false;
 }
+
+/* A failure is not fatal: railsw runs without its telemetry commands. */
+static int
+telemetry_init(const struct rsw_config *cfg)
+{
+	if (rsw_telemetry_init(cfg) != 0)
+		rte_log(RTE_LOG_WARNING, rsw_tel_logtype,
+			"railsw: telemetry commands unavailable\n");
+	return 0;
+}
+
+static unsigned int
+telemetry_poll(uint64_t now_ms)
+{
+	rsw_telemetry_poll(now_ms);
+	return 0;
+}
+
+static struct rsw_module telemetry_module = {
+	.name = "telemetry",
+	.order = RSW_MODULE_ORDER_TELEMETRY,
+	.init = telemetry_init,
+	.poll = telemetry_poll,
+	.fini = rsw_telemetry_fini,
+};
+
+RSW_MODULE_REGISTER(telemetry_module);

@@ -25,6 +25,7 @@
 #include "rsw_ctl.h"
 #include "rsw_icmp.h"
 #include "rsw_icmp_pkt.h"
+#include "rsw_module.h"
 #include "rsw_neigh.h"
 #include "rsw_parse.h"
 
@@ -332,3 +333,21 @@ rsw_ctl_icmp_commands_register(void)
 		"ICMP/ICMPv6 errors and echo replies sent, ND messages, rate limiting",
 		cmd_show_icmp, NULL);
 }
+
+static int
+icmp_init(const struct rsw_config *cfg __rte_unused)
+{
+	int ret = rsw_ctl_icmp_commands_register();
+
+	if (ret != 0)
+		rte_log(RTE_LOG_ERR, RTE_LOGTYPE_USER1, "railsw: cannot register commands\n");
+	return ret;
+}
+
+static struct rsw_module icmp_module = {
+	.name = "icmp",
+	.order = RSW_MODULE_ORDER_ICMP,
+	.init = icmp_init,
+};
+
+RSW_MODULE_REGISTER(icmp_module);

@@ -28,6 +28,7 @@
 #include "rsw_ctl.h"
 #include "rsw_icmp.h"
 #include "rsw_icmp_pkt.h"
+#include "rsw_module.h"
 #include "rsw_neigh.h"
 
 #define NEIGH_HOLD           3      /* packets held per unresolved neighbour */
@@ -538,3 +539,33 @@ rsw_ctl_neigh_json(void)
 	}
 	return json_pack("{s:o}", "neighbors", arr ? arr : json_array());
 }
+
+static unsigned int
+punt_poll(uint64_t now_ms __rte_unused)
+{
+	return rsw_ctl_punt_poll();
+}
+
+static unsigned int
+neigh_poll(uint64_t now_ms)
+{
+	rsw_ctl_neigh_timer(now_ms);
+	return 0;
+}
+
+/* Punted packets are served every turn: the count tells the loop not to wait. */
+static struct rsw_module punt_module = {
+	.name = "punt",
+	.order = RSW_MODULE_ORDER_PUNT,
+	.poll = punt_poll,
+};
+
+static struct rsw_module neigh_module = {
+	.name = "neigh",
+	.order = RSW_MODULE_ORDER_NEIGH,
+	.poll = neigh_poll,
+	.period_ms = 100,
+};
+
+RSW_MODULE_REGISTER(punt_module);
+RSW_MODULE_REGISTER(neigh_module);

@@ -17,6 +17,7 @@
 #include "rsw_ctl.h"
 #include "rsw_lb.h"
 #include "rsw_liveness.h"
+#include "rsw_module.h"
 
 static bool
 port_up(uint16_t p)
@@ -75,3 +76,19 @@ rsw_ctl_lb_member_up(uint32_t g, uint32_t j)
 	return g < RSW_MAX_GROUPS && j < RSW_MAX_NEXTHOPS &&
 	       !(__atomic_load_n(&rsw_lb_down[g], __ATOMIC_RELAXED) & (1u << j));
 }
+
+static unsigned int
+liveness_poll(uint64_t now_ms __rte_unused)
+{
+	rsw_ctl_lb_poll();
+	return 0;
+}
+
+static struct rsw_module liveness_module = {
+	.name = "liveness",
+	.order = RSW_MODULE_ORDER_LIVENESS,
+	.poll = liveness_poll,
+	.period_ms = 100,
+};
+
+RSW_MODULE_REGISTER(liveness_module);

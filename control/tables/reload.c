@@ -17,6 +17,7 @@
 #include "rsw_cmd.h"
 #include "rsw_ctl.h"
 #include "rsw_liveness.h"
+#include "rsw_module.h"
 #include "rsw_neigh.h"
 #include "rsw_ports.h"
 #include "rsw_reload.h"
@@ -127,3 +128,21 @@ rsw_ctl_reload_register(void)
 				"load a configuration live (the running file when none is given)",
 				cmd_reload, NULL);
 }
+
+static int
+reload_init(const struct rsw_config *cfg __rte_unused)
+{
+	int ret = rsw_ctl_reload_register();
+
+	if (ret != 0)
+		rte_log(RTE_LOG_ERR, RTE_LOGTYPE_USER1, "railsw: cannot register commands\n");
+	return ret;
+}
+
+static struct rsw_module reload_module = {
+	.name = "reload",
+	.order = RSW_MODULE_ORDER_RELOAD,
+	.init = reload_init,
+};
+
+RSW_MODULE_REGISTER(reload_module);

@@ -14,6 +14,7 @@
 #include <rte_cycles.h>
 
 #include "rsw_ctl.h"
+#include "rsw_module.h"
 #include "rsw_watchdog.h"
 
 /* The watchdog's state per (port, TC). Thread-safety: control thread only. */
@@ -136,3 +137,19 @@ rsw_pfcwd_counts(uint16_t p, uint8_t tc, uint64_t *storms, uint64_t *restores)
 	*storms = wd.storms[p][tc];
 	*restores = wd.restores[p][tc];
 }
+
+static unsigned int
+pfcwd_poll(uint64_t now_ms)
+{
+	rsw_ctl_pfcwd_poll(now_ms);
+	return 0;
+}
+
+static struct rsw_module pfcwd_module = {
+	.name = "pfcwd",
+	.order = RSW_MODULE_ORDER_PFCWD,
+	.poll = pfcwd_poll,
+	.period_ms = 10,
+};
+
+RSW_MODULE_REGISTER(pfcwd_module);
