@@ -2,10 +2,10 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * Prometheus text exposition (format 0.0.4) of the `show` tables of CLI.md, served over
- * plain HTTP/1.0 on control.metrics_listen by the control thread (metrics.c). Metric
- * names are railsw_<field> with the labels of the table's row (port, tc, priority, pg,
- * reason, group...); see docs/observability.md.
+ * Prometheus text exposition (format 0.0.4) of the `show` tables of CLI.md (metrics.c),
+ * served on control.metrics_listen by libmicrohttpd on the control thread (http.c; HTTP/1.0
+ * replies, one request per connection). Metric names are railsw_<field> with the labels of
+ * the table's row (port, tc, priority, pg, reason, group...); see docs/observability.md.
  *
  * Thread-safety: everything here is used by the control thread only.
  */
@@ -16,9 +16,9 @@
 #include <jansson.h>
 #include <stddef.h>
 
-#define RSW_METRICS_MAX_CLIENTS 16   /* connections served at once; more are refused */
-#define RSW_METRICS_MAX_REQUEST 8192 /* request line and headers, bytes */
-#define RSW_METRICS_TIMEOUT_MS  5000 /* a client that takes longer is dropped */
+#define RSW_METRICS_MAX_CLIENTS 16   /* connections served at once; more get 503 */
+#define RSW_METRICS_MAX_REQUEST 8192 /* memory of a connection: request line and headers */
+#define RSW_METRICS_TIMEOUT_MS  5000 /* a client idle this long is dropped (whole seconds) */
 
 /* The replies of the `show` commands a scrape exposes; NULL members are left out. */
 struct rsw_metrics_src {
@@ -54,11 +54,12 @@ struct rsw_metrics;
 struct rsw_metrics *rsw_metrics_open(const char *listen, char *err, size_t errlen);
 
 /**
- * Serve without waiting: accept clients, read requests, answer GET /metrics with the
- * current `show` tables (run through rsw_cmd_exec), any other path with 404 and any
- * other method with 405, write what the socket takes, close after the response. A
- * request over RSW_METRICS_MAX_REQUEST bytes gets 431, a client slower than
- * RSW_METRICS_TIMEOUT_MS is dropped. NULL is a no-op.
+ * Serve without waiting: accept clients (503 and close beyond RSW_METRICS_MAX_CLIENTS),
+ * read requests, answer GET (or HEAD) /metrics with the current `show` tables (run through
+ * rsw_cmd_exec, on the calling thread), any other path with 404 and any other method with
+ * 405, write what the sockets take, close after the response. A malformed request gets
+ * libmicrohttpd's 400 or is closed, one over RSW_METRICS_MAX_REQUEST bytes gets 414 or 431,
+ * a client idle for RSW_METRICS_TIMEOUT_MS is dropped. NULL is a no-op.
  */
 void rsw_metrics_poll(struct rsw_metrics *m);
 

@@ -2,10 +2,10 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * Unit tests of the Prometheus exposition (metrics.c): the text formatter on hand-made
- * `show` replies (names, labels, escaping, types, grouping, every line in text format
- * 0.0.4), bad listen addresses, and the HTTP server on loopback with a fake `show ports`
- * command (200, 404, 405, over-long request, bind conflict).
+ * Unit tests of the Prometheus exposition (metrics.c, http.c): the text formatter on
+ * hand-made `show` replies (names, labels, escaping, types, grouping, every line in text
+ * format 0.0.4), bad listen addresses, and the HTTP server on loopback with a fake `show
+ * ports` command (200, 404, 405, malformed and over-long requests, bind conflict).
  */
 
 #include <errno.h>
@@ -14,6 +14,7 @@
 #include <regex.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -296,6 +297,21 @@ now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
+/* A client connected to 127.0.0.1:port (non-blocking, maybe still connecting). */
+static int
+connect_to(int port)
+{
+	struct sockaddr_in sa = {.sin_family = AF_INET,
+				 .sin_port = htons((uint16_t)port),
+				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+
+	assert_true(fd >= 0);
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+		assert_int_equal(errno, EINPROGRESS);
+	return fd;
+}
+
 /* Send req (len bytes) and serve until the server closes; the response, malloc'd. */
 static char *
 http(struct rsw_metrics *m, int port, const char *req, size_t len)
@@ -336,6 +352,14 @@ http(struct rsw_metrics *m, int port, const char *req, size_t len)
 	return out;
 }
 
+/* Whether response r has the status code (an HTTP/1.0 or HTTP/1.1 status line). */
+static bool
+status_is(const char *r, const char *code)
+{
+	return (strncmp(r, "HTTP/1.0 ", 9) == 0 || strncmp(r, "HTTP/1.1 ", 9) == 0) &&
+	       strncmp(r + 9, code, 3) == 0 && r[12] == ' ';
+}
+
 static json_t *
 fake_show_ports(int argc, char **argv, void *ctx)
 {
@@ -347,8 +371,8 @@ static void
 test_http(void **state)
 {
 	char addr[64], err[256], *big, *r;
+	int port = free_port(), idle[RSW_METRICS_MAX_CLIENTS], i, j;
 	struct rsw_metrics *m, *m2;
-	int port = free_port(), i;
 
 	rsw_cmd_unregister_all();
 	assert_int_equal(
@@ -384,23 +408,50 @@ test_http(void **state)
 	r = http(m, port, "POST /metrics HTTP/1.0\r\n\r\n", 26);
 	assert_true(strncmp(r, "HTTP/1.0 405 ", 13) == 0);
 	free(r);
-	r = http(m, port, "\r\n\r\n", 4);
-	assert_true(strncmp(r, "HTTP/1.0 400 ", 13) == 0);
+	/* Malformed requests: libmicrohttpd's own 400 (an HTTP/1.1 status line), or nothing. */
+	r = http(m, port, "GET /metrics HTTP/1.0\r\nno colon\r\n\r\n", 37);
+	assert_true(status_is(r, "400"));
 	free(r);
-	r = http(m, port, "GET /metrics HTTP/1.0\r\n\0\r\n\r\n", 27);
-	assert_true(strncmp(r, "HTTP/1.0 400 ", 13) == 0);
+	r = http(m, port, "\x01\x02garbage\r\n\r\n", 13);
+	assert_true(r[0] == '\0' || status_is(r, "400"));
+	free(r);
+	/* Empty lines before a request line are skipped (RFC 9112 2.2): no request, no reply. */
+	r = http(m, port, "\r\n\r\n", 4);
+	assert_true(r[0] == '\0');
 	free(r);
 
-	/* An over-long request: 431, the connection closed, the server still fine. */
+	/* An over-long request: 414 (or a reset), the connection closed, the server still fine. */
 	big = malloc(RSW_METRICS_MAX_REQUEST * 2);
 	assert_non_null(big);
 	memset(big, 'A', RSW_METRICS_MAX_REQUEST * 2);
 	memcpy(big, "GET /", 5);
 	r = http(m, port, big, RSW_METRICS_MAX_REQUEST * 2);
-	assert_true(r[0] == '\0' || strncmp(r, "HTTP/1.0 431 ", 13) == 0);
+	assert_true(r[0] == '\0' || status_is(r, "414"));
 	free(r);
 	free(big);
 	for (i = 0; i < 50 && rsw_metrics_client_count(m) > 0; i++) {
+		rsw_metrics_poll(m);
+		poll(NULL, 0, 2);
+	}
+	assert_int_equal(rsw_metrics_client_count(m), 0);
+	r = http(m, port, "GET /metrics HTTP/1.0\r\n\r\n", 25);
+	assert_true(strncmp(r, "HTTP/1.0 200 OK\r\n", 17) == 0);
+	free(r);
+
+	/* Every client slot held by a silent client: one more gets 503 at once. */
+	for (i = 0; i < RSW_METRICS_MAX_CLIENTS; i++)
+		idle[i] = connect_to(port);
+	for (j = 0; j < 500 && rsw_metrics_client_count(m) < RSW_METRICS_MAX_CLIENTS; j++) {
+		rsw_metrics_poll(m);
+		poll(NULL, 0, 2);
+	}
+	assert_int_equal(rsw_metrics_client_count(m), RSW_METRICS_MAX_CLIENTS);
+	r = http(m, port, "GET /metrics HTTP/1.0\r\n\r\n", 25);
+	assert_true(strncmp(r, "HTTP/1.0 503 ", 13) == 0);
+	free(r);
+	for (i = 0; i < RSW_METRICS_MAX_CLIENTS; i++)
+		close(idle[i]);
+	for (j = 0; j < 500 && rsw_metrics_client_count(m) > 0; j++) {
 		rsw_metrics_poll(m);
 		poll(NULL, 0, 2);
 	}
