@@ -27,11 +27,12 @@ struct rsw_config;
  * because its poll is where an idle control thread waits.
  */
 enum rsw_module_order {
-	RSW_MODULE_ORDER_PUNT = 100,      /* punted packets, every turn (neigh.c) */
+	RSW_MODULE_ORDER_PUNT = 100,      /* punted packets, every turn (punt.c) */
 	RSW_MODULE_ORDER_NEIGH = 200,     /* neighbour timers (neigh.c) */
 	RSW_MODULE_ORDER_LIVENESS = 300,  /* next-hop group liveness (liveness.c) */
 	RSW_MODULE_ORDER_PFCWD = 400,     /* the PFC watchdog (watchdog.c) */
-	RSW_MODULE_ORDER_ICMP = 500,      /* ICMP commands (icmp.c) */
+	RSW_MODULE_ORDER_CLI = 500,       /* the cli nouns' commands (RSW_CLI_MODULE_ORDER) */
+	RSW_MODULE_ORDER_ICMP = 510,      /* ICMP commands (icmp.c) */
 	RSW_MODULE_ORDER_RELOAD = 600,    /* `reload` (reload.c) */
 	RSW_MODULE_ORDER_METRICS = 700,   /* Prometheus on metrics_listen (http.c) */
 	RSW_MODULE_ORDER_TELEMETRY = 800, /* DPDK telemetry (telemetry.c) */

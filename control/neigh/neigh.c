@@ -541,24 +541,11 @@ rsw_ctl_neigh_json(void)
 }
 
 static unsigned int
-punt_poll(uint64_t now_ms __rte_unused)
-{
-	return rsw_ctl_punt_poll();
-}
-
-static unsigned int
 neigh_poll(uint64_t now_ms)
 {
 	rsw_ctl_neigh_timer(now_ms);
 	return 0;
 }
-
-/* Punted packets are served every turn: the count tells the loop not to wait. */
-static struct rsw_module punt_module = {
-	.name = "punt",
-	.order = RSW_MODULE_ORDER_PUNT,
-	.poll = punt_poll,
-};
 
 static struct rsw_module neigh_module = {
 	.name = "neigh",
@@ -567,5 +554,4 @@ static struct rsw_module neigh_module = {
 	.period_ms = 100,
 };
 
-RSW_MODULE_REGISTER(punt_module);
 RSW_MODULE_REGISTER(neigh_module);

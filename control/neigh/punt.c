@@ -19,6 +19,7 @@
 #include "rsw_ctl.h"
 #include "rsw_icmp.h"
 #include "rsw_icmp_pkt.h"
+#include "rsw_module.h"
 #include "rsw_nd.h"
 #include "rsw_neigh.h"
 #include "rsw_punt.h"
@@ -83,3 +84,18 @@ rsw_ctl_punt_poll(void)
 	}
 	return total;
 }
+
+static unsigned int
+punt_poll(uint64_t now_ms)
+{
+	return rsw_ctl_punt_poll();
+}
+
+/* Punted packets are served every turn: their count tells the loop not to wait. */
+static struct rsw_module punt_module = {
+	.name = "punt",
+	.order = RSW_MODULE_ORDER_PUNT,
+	.poll = punt_poll,
+};
+
+RSW_MODULE_REGISTER(punt_module);
