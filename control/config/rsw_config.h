@@ -3,7 +3,7 @@
 
 /*
  * The parsed configuration of one switch (../shared/CONFIG.md). The loader
- * (config.c, libyaml) fills it before rte_eal_init; the control thread builds
+ * (config/, libyaml) fills it before rte_eal_init; the control thread builds
  * the dataplane tables from it. Nothing here is read by a worker.
  */
 
@@ -244,7 +244,7 @@ enum rsw_topo_key {
 
 /*
  * topology: the fabric this switch sits in (CONFIG.md "Topology derivation"). The loader
- * parses it; topology.c checks it and derives ports' addresses and routes (rsw_topology.h).
+ * parses it; topology/ checks it and derives ports' addresses and routes (rsw_topology.h).
  */
 struct rsw_cfg_topology {
 	bool present;                    /* the section was given */

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * Unit tests of the configuration loader (control/config.c): every rule of CONFIG.md with its
+ * Unit tests of the configuration loader (control/config/): every rule of CONFIG.md with its
  * exact "FILE:LINE: message", bad input first, then good configurations, the JSON view and the
  * files shipped in config/. Runs from control/test (meson workdir).
  */
