@@ -101,8 +101,8 @@ railctl_cmd_plan(int argc, char **argv, int i, bool json)
 	char err[RSW_CFG_ERR_LEN + 4096]; /* the file name, then e.msg */
 	const char *file = NULL;
 	struct rsw_config *cfg;
+	char *text, *line, *nl;
 	json_t *plan;
-	char *text;
 
 	for (i++; i < argc; i++) {
 		if (strcmp(argv[i], "-j") == 0 || strcmp(argv[i], "--json") == 0) {
@@ -125,7 +125,12 @@ railctl_cmd_plan(int argc, char **argv, int i, bool json)
 		snprintf(err, sizeof(err), "%.4000s: %s", file, e.msg);
 	rsw_config_free(cfg);
 	if (plan == NULL) {
-		railctl_warn("%s", err);
+		/* One "railctl: " line per error of the file. */
+		for (line = err; line != NULL; line = nl != NULL ? nl + 1 : NULL) {
+			nl = strchr(line, '\n');
+			railctl_warn("%.*s", nl != NULL ? (int)(nl - line) : (int)strlen(line),
+				     line);
+		}
 		if (json) {
 			json_t *o = json_pack("{s:s}", "error", err);
 

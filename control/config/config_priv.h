@@ -39,6 +39,12 @@
 #define CFG_KEY_LEN       64 /* "ecn.7.kmin" and the like, in messages */
 #define CFG_N_HASH_FIELDS 8  /* entries of cfg_hash_field_names */
 
+/* One error line, with the line of the file it is about (0: none), for sorting. */
+struct cfg_error {
+	int line;
+	char text[RSW_CFG_MSG_LEN];
+};
+
 /* Loader state for one file. */
 struct ctx {
 	const char *name;                  /* file name in messages */
@@ -48,6 +54,10 @@ struct ctx {
 	struct rsw_config *cfg;            /* being filled */
 	struct rsw_cfg_neighbor **nsorted; /* neighbours sorted by IP, for next-hop lookup */
 	bool plan;                         /* rsw_config_load_plan: switch and ports optional */
+	uint32_t n_nsorted;                /* entries of nsorted: the neighbours parsed */
+	bool ports_ok;                     /* ports: parsed without error (qos sums use them) */
+	int n_errors;                      /* errors reported (may exceed RSW_CFG_MAX_ERRS) */
+	struct cfg_error errors[RSW_CFG_MAX_ERRS]; /* the first ones, sorted by line */
 };
 
 /* A key found in a mapping: its value node and the key's line. */
@@ -69,7 +79,10 @@ extern const char *const cfg_pfcwd_action_names[];                /* enum rsw_pf
 
 /* yaml.c: nodes and typed values; each getter reports its own error and returns -EINVAL. */
 
-/* Report "FILE:LINE: message" (line 0: "FILE: message") into c->err; returns -EINVAL. */
+/*
+ * Report "FILE:LINE: message" (line 0: "FILE: message"): add it to c->errors in line order
+ * and write them all to c->err, one per line. Returns -EINVAL.
+ */
 int cfg_fail(struct ctx *c, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int cfg_line_of(const yaml_node_t *n);
 yaml_node_t *cfg_node_at(struct ctx *c, int idx);

@@ -95,44 +95,59 @@ set_defaults(struct rsw_config *cfg)
 static int
 parse_root(struct ctx *c, yaml_node_t *root)
 {
+	struct rsw_topo_error terr = {0};
+	bool one_switch, sw_ok = true, ports_ok = true, topo_ok = true, neigh_ok = false;
+	bool routes_ok = false;
 	struct kv kv[T_N];
 
 	if (root->type != YAML_MAPPING_NODE)
 		return cfg_fail(
 			c, cfg_line_of(root),
 			"the top level must be a mapping of sections (switch:, ports:, ...)");
-	struct rsw_topo_error terr = {0};
-	bool one_switch;
-
 	if (cfg_get_map(c, root, NULL, top_keys, T_N, NULL, kv) < 0)
 		return -EINVAL;
 	/* A plan needs only topology:; a switch's file (or a plan with switch: or ports:) all. */
 	one_switch = !c->plan || kv[T_SWITCH].v != NULL || kv[T_PORTS].v != NULL;
 	if (c->plan && kv[T_TOPOLOGY].v == NULL)
 		return cfg_fail(c, 0, "missing required key 'topology'");
-	if (one_switch &&
-	    (cfg_parse_switch(c, &kv[T_SWITCH]) < 0 || cfg_parse_ports(c, &kv[T_PORTS]) < 0))
-		return -EINVAL;
+	/*
+	 * Every section is checked and every independent error reported; a check whose input
+	 * had an error is left out, so that one mistake gives one message.
+	 */
+	if (one_switch) {
+		sw_ok = kv[T_SWITCH].v != NULL && cfg_parse_switch(c, &kv[T_SWITCH]) == 0;
+		ports_ok = kv[T_PORTS].v != NULL && cfg_parse_ports(c, &kv[T_PORTS]) == 0;
+	}
+	c->ports_ok = ports_ok;
 	/* Derived port addresses first: neighbours and static routes may use them. */
 	if (kv[T_TOPOLOGY].v != NULL) {
-		if (cfg_parse_topology(c, &kv[T_TOPOLOGY]) < 0)
-			return -EINVAL;
-		if (rsw_topology_check(&c->cfg->topology, one_switch, &terr) < 0)
-			return topo_fail(c, &terr);
-		if (one_switch && rsw_topology_apply_ports(c->cfg, &terr) < 0)
-			return topo_fail(c, &terr);
+		topo_ok = cfg_parse_topology(c, &kv[T_TOPOLOGY]) == 0;
+		if (topo_ok && rsw_topology_check(&c->cfg->topology, one_switch, &terr) < 0)
+			topo_ok = topo_fail(c, &terr) == 0;
+		/* The derivation needs this switch's role and ports. */
+		if (topo_ok && one_switch)
+			topo_ok = sw_ok && ports_ok &&
+				  (rsw_topology_apply_ports(c->cfg, &terr) == 0 ||
+				   topo_fail(c, &terr) == 0);
 	}
-	/* Dependency order: routes need ports and neighbours. */
-	if (cfg_parse_neighbors(c, &kv[T_NEIGHBORS]) < 0 || cfg_parse_routes(c, &kv[T_ROUTES]) < 0)
-		return -EINVAL;
-	if (one_switch && rsw_topology_apply_routes(c->cfg, &terr) < 0)
-		return topo_fail(c, &terr);
-	if (one_switch && cfg_check_table_limits(c) < 0)
-		return -EINVAL;
-	if (cfg_parse_lb(c, &kv[T_LB]) < 0 || cfg_parse_qos(c, &kv[T_QOS]) < 0 ||
-	    cfg_parse_control(c, &kv[T_CONTROL]) < 0)
-		return -EINVAL;
-	return 0;
+	/* Dependency order: neighbours need the ports' addresses, routes neighbours too. */
+	if (ports_ok && topo_ok)
+		neigh_ok = cfg_parse_neighbors(c, &kv[T_NEIGHBORS]) == 0;
+	if (neigh_ok)
+		routes_ok = cfg_parse_routes(c, &kv[T_ROUTES]) == 0;
+	if (routes_ok && one_switch && rsw_topology_apply_routes(c->cfg, &terr) < 0)
+		routes_ok = topo_fail(c, &terr) == 0;
+	if (routes_ok && one_switch)
+		cfg_check_table_limits(c);
+	cfg_parse_lb(c, &kv[T_LB]);
+	cfg_parse_qos(c, &kv[T_QOS]);
+	cfg_parse_control(c, &kv[T_CONTROL]);
+	/* A missing section is reported when nothing else is wrong, the first one only. */
+	if (c->n_errors == 0 && one_switch && kv[T_SWITCH].v == NULL)
+		cfg_parse_switch(c, &kv[T_SWITCH]);
+	else if (c->n_errors == 0 && one_switch && kv[T_PORTS].v == NULL)
+		cfg_parse_ports(c, &kv[T_PORTS]);
+	return c->n_errors > 0 ? -EINVAL : 0;
 }
 
 /* libyaml's own message, with the line it happened on. */

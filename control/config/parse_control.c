@@ -57,15 +57,17 @@ cfg_parse_control(struct ctx *c, const struct kv *sec)
 {
 	struct rsw_cfg_control *ctl = &c->cfg->control;
 	struct kv kv[C_N];
+	int rc = 0;
 
 	if (cfg_get_map(c, sec->v, "control", control_keys, C_N, NULL, kv) < 0)
 		return -EINVAL;
+	/* The keys are independent: each one's error is reported. */
 	if (kv[C_SOCKET].v != NULL &&
 	    cfg_get_text(c, kv[C_SOCKET].v, "socket", ctl->socket, sizeof(ctl->socket)) < 0)
-		return -EINVAL;
+		rc = -EINVAL;
 	if (kv[C_TELEMETRY].v != NULL &&
 	    cfg_get_bool(c, kv[C_TELEMETRY].v, "telemetry", &ctl->telemetry) < 0)
-		return -EINVAL;
+		rc = -EINVAL;
 	if (kv[C_METRICS].v != NULL) {
 		if (cfg_get_text(c, kv[C_METRICS].v, "metrics_listen", ctl->metrics_listen,
 				 sizeof(ctl->metrics_listen)) < 0)
@@ -77,5 +79,5 @@ cfg_parse_control(struct ctx *c, const struct kv *sec)
 				ctl->metrics_listen);
 		ctl->has_metrics = true;
 	}
-	return 0;
+	return rc;
 }

@@ -144,34 +144,37 @@ cfg_parse_lb(struct ctx *c, const struct kv *sec)
 {
 	struct rsw_cfg_lb *lb = &c->cfg->lb;
 	struct kv kv[LB_N];
-	int v;
+	int v, rc = 0;
 
 	if (cfg_get_map(c, sec->v, "load_balance", lb_keys, LB_N, NULL, kv) < 0)
 		return -EINVAL;
+	/* The keys are independent: each one's error is reported. */
 	if (kv[LB_MODE].v != NULL && cfg_get_lb_mode(c, kv[LB_MODE].v, "mode", &lb->mode) < 0)
-		return -EINVAL;
+		rc = -EINVAL;
 	if (kv[LB_PER_TC].v != NULL && parse_per_tc(c, kv[LB_PER_TC].v, lb) < 0)
-		return -EINVAL;
+		rc = -EINVAL;
 	if (kv[LB_FIELDS].v != NULL && parse_hash_fields(c, kv[LB_FIELDS].v, lb) < 0)
-		return -EINVAL;
+		rc = -EINVAL;
 	if (kv[LB_ALG].v != NULL) {
 		if (cfg_get_enum(c, kv[LB_ALG].v, "hash_algorithm", cfg_hash_alg_names, 2, &v) < 0)
-			return -EINVAL;
-		lb->hash_algorithm = (enum rsw_hash_alg)v;
+			rc = -EINVAL;
+		else
+			lb->hash_algorithm = (enum rsw_hash_alg)v;
 	}
 	if (kv[LB_SPRAY].v != NULL) {
 		if (cfg_get_enum(c, kv[LB_SPRAY].v, "spray", cfg_spray_names, 2, &v) < 0)
-			return -EINVAL;
-		lb->spray = (enum rsw_spray_mode)v;
+			rc = -EINVAL;
+		else
+			lb->spray = (enum rsw_spray_mode)v;
 	}
 	if (kv[LB_FLOWLET].v != NULL && cfg_get_u32(c, kv[LB_FLOWLET].v, "flowlet_timeout_us", 1,
 						    CFG_MAX_FLOWLET, &lb->flowlet_timeout_us) < 0)
-		return -EINVAL;
+		rc = -EINVAL;
 	if (kv[LB_SEED].v != NULL &&
 	    cfg_get_u32(c, kv[LB_SEED].v, "hash_seed", 0, UINT32_MAX, &lb->hash_seed) < 0)
-		return -EINVAL;
+		rc = -EINVAL;
 	if (kv[LB_SYMMETRIC].v != NULL &&
 	    cfg_get_bool(c, kv[LB_SYMMETRIC].v, "hash_symmetric", &lb->hash_symmetric) < 0)
-		return -EINVAL;
-	return 0;
+		rc = -EINVAL;
+	return rc;
 }

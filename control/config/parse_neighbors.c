@@ -75,7 +75,7 @@ cfg_parse_neighbors(struct ctx *c, const struct kv *sec)
 {
 	struct rsw_config *cfg = c->cfg;
 	char ipbuf[INET6_ADDRSTRLEN];
-	int i, n;
+	int i, n, first, rc = 0;
 
 	if (cfg_is_null(sec->v))
 		return 0;
@@ -91,26 +91,31 @@ cfg_parse_neighbors(struct ctx *c, const struct kv *sec)
 	c->nsorted = calloc((size_t)n, sizeof(*c->nsorted));
 	if (cfg->neighbors == NULL || c->nsorted == NULL)
 		return cfg_fail(c, 0, "out of memory");
+	/* A neighbour's first error ends its checks, not the others'; those are compared. */
 	for (i = 0; i < n; i++) {
-		if (parse_neighbor(c, cfg_seq_item(c, sec->v, i), &cfg->neighbors[i]) < 0)
-			return -EINVAL;
 		cfg->n_neighbors = (uint32_t)(i + 1);
-		c->nsorted[i] = &cfg->neighbors[i];
+		if (parse_neighbor(c, cfg_seq_item(c, sec->v, i), &cfg->neighbors[i]) < 0)
+			rc = -EINVAL;
+		else
+			c->nsorted[c->n_nsorted++] = &cfg->neighbors[i];
 	}
-	qsort(c->nsorted, (size_t)n, sizeof(*c->nsorted), neigh_ptr_cmp);
-	for (i = 1; i < n; i++)
-		if (cfg_ip_cmp(&c->nsorted[i - 1]->ip, &c->nsorted[i]->ip) == 0)
-			return cfg_fail(c, c->nsorted[i]->line,
-					"duplicate neighbor %s (first at line %d)",
-					rsw_ip_str(&c->nsorted[i]->ip, ipbuf, sizeof(ipbuf)),
-					c->nsorted[i - 1]->line);
-	return 0;
+	qsort(c->nsorted, c->n_nsorted, sizeof(*c->nsorted), neigh_ptr_cmp);
+	for (i = 1, first = 0; i < (int)c->n_nsorted; i++) {
+		if (cfg_ip_cmp(&c->nsorted[first]->ip, &c->nsorted[i]->ip) != 0) {
+			first = i;
+			continue;
+		}
+		rc = cfg_fail(c, c->nsorted[i]->line, "duplicate neighbor %s (first at line %d)",
+			      rsw_ip_str(&c->nsorted[i]->ip, ipbuf, sizeof(ipbuf)),
+			      c->nsorted[first]->line);
+	}
+	return rc;
 }
 
 bool
 cfg_neighbor_known(struct ctx *c, const struct rsw_ip *ip)
 {
-	size_t lo = 0, hi = c->cfg->n_neighbors;
+	size_t lo = 0, hi = c->n_nsorted;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;

@@ -176,7 +176,7 @@ parse_port(struct ctx *c, yaml_node_t *item, int idx)
 int
 cfg_parse_ports(struct ctx *c, const struct kv *sec)
 {
-	int i, n;
+	int i, n, rc = 0;
 
 	if (sec->v == NULL)
 		return cfg_fail(c, 0, "missing required key 'ports'");
@@ -193,11 +193,17 @@ cfg_parse_ports(struct ctx *c, const struct kv *sec)
 		if (i == RSW_MAX_PORTS)
 			return cfg_fail(c, cfg_line_of(item), "too many ports (at most %d)",
 					RSW_MAX_PORTS);
-		if (parse_port(c, item, i) < 0)
-			return -EINVAL;
+		/*
+		 * A port's first error ends its checks, not the other ports'; the later ones
+		 * are not compared with it (duplicate names, devargs, subnets).
+		 */
+		if (parse_port(c, item, i) < 0) {
+			c->cfg->ports[i] = (struct rsw_cfg_port){.line = c->cfg->ports[i].line};
+			rc = -EINVAL;
+		}
 		c->cfg->n_ports = (uint16_t)(i + 1);
 	}
-	return 0;
+	return rc;
 }
 
 /* The port whose own address is ip, or -1. */

@@ -175,56 +175,68 @@ cfg_parse_qos(struct ctx *c, const struct kv *sec)
 	int lossless_lines[RSW_N_TC] = {0};
 	int total_line = 0;
 	struct kv kv[Q_N];
+	bool sched_ok, lossless_ok = true, buffer_ok = true;
 	int64_t tc;
-	int i, v;
+	int i, v, rc = 0;
 
 	q->line = sec->line;
 	if (cfg_get_map(c, sec->v, "qos", qos_keys, Q_N, NULL, kv) < 0)
 		return -EINVAL;
+	/*
+	 * Each key's error is reported; trim is checked against the scheduler and the lossless
+	 * TCs, the reserve against the buffer, lossless and the ports, when those are right.
+	 */
 	if (kv[Q_TRUST].v != NULL) {
 		if (cfg_get_enum(c, kv[Q_TRUST].v, "trust", cfg_trust_names, 2, &v) < 0)
-			return -EINVAL;
-		q->trust = (enum rsw_trust)v;
+			rc = -EINVAL;
+		else
+			q->trust = (enum rsw_trust)v;
 	}
 	if (kv[Q_DEFAULT_TC].v != NULL) {
 		if (cfg_get_int(c, kv[Q_DEFAULT_TC].v, "default_tc", 0, RSW_N_TC - 1, &tc) < 0)
-			return -EINVAL;
-		q->default_tc = (uint8_t)tc;
+			rc = -EINVAL;
+		else
+			q->default_tc = (uint8_t)tc;
 	}
 	if (kv[Q_DSCP].v != NULL &&
 	    parse_tc_map(c, kv[Q_DSCP].v, "dscp_to_tc", "DSCP", 63, q->dscp_to_tc, dscp_listed) < 0)
-		return -EINVAL;
+		rc = -EINVAL;
 	if (kv[Q_PCP].v != NULL &&
 	    parse_tc_map(c, kv[Q_PCP].v, "pcp_to_tc", "PCP", 7, q->pcp_to_tc, pcp_listed) < 0)
-		return -EINVAL;
+		rc = -EINVAL;
 	for (i = 0; i < 64; i++)
 		if (!dscp_listed[i])
 			q->dscp_to_tc[i] = q->default_tc;
 	for (i = 0; i < 8; i++)
 		if (!pcp_listed[i])
 			q->pcp_to_tc[i] = q->default_tc;
-	if (parse_scheduler(c, kv[Q_SCHEDULER].v, q) < 0)
-		return -EINVAL;
-	if (kv[Q_LOSSLESS].v != NULL && cfg_parse_tc_list(c, kv[Q_LOSSLESS].v, "lossless", NULL,
-							  NULL, &q->lossless, lossless_lines) < 0)
-		return -EINVAL;
-	if (kv[Q_BUFFER].v != NULL && cfg_parse_buffer(c, kv[Q_BUFFER].v, q, &total_line) < 0)
-		return -EINVAL;
+	sched_ok = parse_scheduler(c, kv[Q_SCHEDULER].v, q) == 0;
+	if (kv[Q_LOSSLESS].v != NULL)
+		lossless_ok = cfg_parse_tc_list(c, kv[Q_LOSSLESS].v, "lossless", NULL, NULL,
+						&q->lossless, lossless_lines) == 0;
+	if (kv[Q_BUFFER].v != NULL)
+		buffer_ok = cfg_parse_buffer(c, kv[Q_BUFFER].v, q, &total_line) == 0;
+	if (!sched_ok || !lossless_ok || !buffer_ok)
+		rc = -EINVAL;
 	if (kv[Q_ECN].v != NULL && cfg_parse_ecn(c, kv[Q_ECN].v, q) < 0)
-		return -EINVAL;
+		rc = -EINVAL;
 	if (kv[Q_ECN_MARK].v != NULL) {
 		if (cfg_get_enum(c, kv[Q_ECN_MARK].v, "ecn_mark_point", cfg_ecn_mark_names, 2, &v) <
 		    0)
-			return -EINVAL;
-		q->ecn_mark_enqueue = v == 1;
+			rc = -EINVAL;
+		else
+			q->ecn_mark_enqueue = v == 1;
 	}
 	if (kv[Q_PFCWD].v != NULL && cfg_parse_pfcwd(c, kv[Q_PFCWD].v, q) < 0)
-		return -EINVAL;
-	if (kv[Q_TRIM].v != NULL && !cfg_is_null(kv[Q_TRIM].v) &&
+		rc = -EINVAL;
+	if (sched_ok && lossless_ok && kv[Q_TRIM].v != NULL && !cfg_is_null(kv[Q_TRIM].v) &&
 	    cfg_parse_trim(c, kv[Q_TRIM].v, q, kv[Q_TRIM].line) < 0)
-		return -EINVAL;
+		rc = -EINVAL;
 	if (kv[Q_CNP].v != NULL && !cfg_is_null(kv[Q_CNP].v) &&
 	    cfg_parse_cnp(c, kv[Q_CNP].v, q, kv[Q_CNP].line) < 0)
-		return -EINVAL;
-	return check_reserve(c, q, total_line > 0 ? total_line : kv[Q_LOSSLESS].line);
+		rc = -EINVAL;
+	if (lossless_ok && buffer_ok && c->ports_ok &&
+	    check_reserve(c, q, total_line > 0 ? total_line : kv[Q_LOSSLESS].line) < 0)
+		rc = -EINVAL;
+	return rc;
 }

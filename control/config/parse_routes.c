@@ -148,7 +148,7 @@ cfg_parse_routes(struct ctx *c, const struct kv *sec)
 	struct rsw_config *cfg = c->cfg;
 	struct rsw_cfg_route **sorted;
 	char pbuf[INET6_ADDRSTRLEN + 4];
-	int i, n, n4 = 0, n6 = 0, rc = 0;
+	int i, n, n4 = 0, n6 = 0, n_ok = 0, first, rc = 0;
 
 	if (cfg_is_null(sec->v))
 		return 0;
@@ -161,33 +161,39 @@ cfg_parse_routes(struct ctx *c, const struct kv *sec)
 		return cfg_fail(c, cfg_line_of(cfg_seq_item(c, sec->v, 2 * RSW_MAX_ROUTES)),
 				"too many routes (at most %d per family)", RSW_MAX_ROUTES);
 	cfg->routes = calloc((size_t)n, sizeof(*cfg->routes));
-	if (cfg->routes == NULL)
+	sorted = malloc((size_t)n * sizeof(*sorted));
+	if (cfg->routes == NULL || sorted == NULL) {
+		free(sorted);
 		return cfg_fail(c, 0, "out of memory");
+	}
+	/* A route's first error ends its checks, not the others'; those are compared. */
 	for (i = 0; i < n; i++) {
 		struct rsw_cfg_route *r = &cfg->routes[i];
 
-		if (parse_route(c, cfg_seq_item(c, sec->v, i), r) < 0)
-			return -EINVAL;
 		cfg->n_routes = (uint32_t)(i + 1);
-		if ((r->prefix.ip.family == RSW_AF_INET ? ++n4 : ++n6) > RSW_MAX_ROUTES)
-			return cfg_fail(c, r->line, "too many %s routes (at most %d)",
-					cfg_family_name(r->prefix.ip.family), RSW_MAX_ROUTES);
-	}
-	sorted = malloc((size_t)n * sizeof(*sorted));
-	if (sorted == NULL)
-		return cfg_fail(c, 0, "out of memory");
-	for (i = 0; i < n; i++)
-		sorted[i] = &cfg->routes[i];
-	qsort(sorted, (size_t)n, sizeof(*sorted), route_ptr_cmp);
-	for (i = 1; i < n; i++) {
-		if (cfg_ip_cmp(&sorted[i - 1]->prefix.ip, &sorted[i]->prefix.ip) == 0 &&
-		    sorted[i - 1]->prefix.len == sorted[i]->prefix.len) {
-			rc = cfg_fail(c, sorted[i]->line, "duplicate route %s (first at line %d)",
-				      rsw_prefix_str(&sorted[i]->prefix, pbuf, sizeof(pbuf)),
-				      sorted[i - 1]->line);
-			break;
+		if (parse_route(c, cfg_seq_item(c, sec->v, i), r) < 0) {
+			rc = -EINVAL;
+			continue;
 		}
+		if ((r->prefix.ip.family == RSW_AF_INET ? ++n4 : ++n6) > RSW_MAX_ROUTES) {
+			rc = cfg_fail(c, r->line, "too many %s routes (at most %d)",
+				      cfg_family_name(r->prefix.ip.family), RSW_MAX_ROUTES);
+			goto out;
+		}
+		sorted[n_ok++] = r;
 	}
+	qsort(sorted, (size_t)n_ok, sizeof(*sorted), route_ptr_cmp);
+	for (i = 1, first = 0; i < n_ok; i++) {
+		if (cfg_ip_cmp(&sorted[first]->prefix.ip, &sorted[i]->prefix.ip) != 0 ||
+		    sorted[first]->prefix.len != sorted[i]->prefix.len) {
+			first = i;
+			continue;
+		}
+		rc = cfg_fail(c, sorted[i]->line, "duplicate route %s (first at line %d)",
+			      rsw_prefix_str(&sorted[i]->prefix, pbuf, sizeof(pbuf)),
+			      sorted[first]->line);
+	}
+out:
 	free(sorted);
 	return rc;
 }

@@ -52,31 +52,34 @@ cfg_parse_switch(struct ctx *c, const struct kv *sec)
 {
 	struct rsw_cfg_switch *sw = &c->cfg->sw;
 	struct kv kv[SW_N];
-	int role;
+	int role, rc = 0;
 
 	if (sec->v == NULL)
 		return cfg_fail(c, 0, "missing required key 'switch'");
 	sw->line = sec->line;
 	if (cfg_get_map(c, sec->v, "switch", switch_keys, SW_N, NULL, kv) < 0)
 		return -EINVAL;
+	/* The keys are independent: each one's error is reported. */
 	if (kv[SW_NAME].v == NULL)
-		return cfg_fail(c, sec->line, "missing required key 'name' in 'switch'");
-	if (cfg_get_name(c, kv[SW_NAME].v, "name", sw->name) < 0)
-		return -EINVAL;
+		rc = cfg_fail(c, sec->line, "missing required key 'name' in 'switch'");
+	else if (cfg_get_name(c, kv[SW_NAME].v, "name", sw->name) < 0)
+		rc = -EINVAL;
 	if (kv[SW_ROLE].v != NULL) {
 		if (cfg_get_enum(c, kv[SW_ROLE].v, "role", cfg_switch_roles, 2, &role) < 0)
-			return -EINVAL;
-		sw->role = (enum rsw_switch_role)role;
+			rc = -EINVAL;
+		else
+			sw->role = (enum rsw_switch_role)role;
 	}
 	if (kv[SW_IDLE].v != NULL && cfg_get_u32(c, kv[SW_IDLE].v, "idle_sleep_us", 0,
 						 CFG_MAX_IDLE_US, &sw->idle_sleep_us) < 0)
-		return -EINVAL;
+		rc = -EINVAL;
 	if (kv[SW_ROUTER_ID].v != NULL) {
 		if (cfg_get_ip(c, kv[SW_ROUTER_ID].v, "router_id", RSW_AF_INET, &sw->router_id) < 0)
-			return -EINVAL;
-		sw->has_router_id = true;
+			rc = -EINVAL;
+		else
+			sw->has_router_id = true;
 	}
 	if (kv[SW_ICMP].v != NULL && parse_icmp(c, kv[SW_ICMP].v, sw) < 0)
-		return -EINVAL;
-	return 0;
+		rc = -EINVAL;
+	return rc;
 }

@@ -123,7 +123,8 @@ cfg_parse_topology(struct ctx *c, const struct kv *sec)
 		[RSW_TK_RADIX] = &t->radix,
 	};
 	struct kv kv[RSW_N_TK];
-	int design;
+	bool missing = false, design_ok = true;
+	int design, rc = 0;
 	size_t i;
 
 	t->line = sec->line;
@@ -132,30 +133,36 @@ cfg_parse_topology(struct ctx *c, const struct kv *sec)
 	t->present = true;
 	for (i = 0; i < RSW_N_TK; i++)
 		t->lines[i] = kv[i].line;
+	/* The keys are independent (but 'this' depends on the design); the first missing one. */
 	if (kv[RSW_TK_DESIGN].v != NULL) {
-		if (cfg_get_enum(c, kv[RSW_TK_DESIGN].v, "design", topo_designs, 2, &design) < 0)
-			return -EINVAL;
-		t->design = (enum rsw_topo_design)design;
+		design_ok = cfg_get_enum(c, kv[RSW_TK_DESIGN].v, "design", topo_designs, 2,
+					 &design) == 0;
+		if (design_ok)
+			t->design = (enum rsw_topo_design)design;
+		else
+			rc = -EINVAL;
 	}
 	for (i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
 		int k = counts[i].key;
 
 		if (kv[k].v == NULL) {
-			if (k == RSW_TK_RADIX)
+			if (k == RSW_TK_RADIX || missing)
 				continue;
-			return cfg_fail(c, sec->line, "missing required key '%s' in 'topology'",
-					topo_keys[k]);
+			rc = cfg_fail(c, sec->line, "missing required key '%s' in 'topology'",
+				      topo_keys[k]);
+			missing = true;
+			continue;
 		}
 		if (cfg_get_u32(c, kv[k].v, topo_keys[k], 1, counts[i].max, val[k]) < 0)
-			return -EINVAL;
+			rc = -EINVAL;
 	}
 	if (kv[RSW_TK_GPU_PREFIX].v != NULL &&
 	    get_topo_prefix(c, kv[RSW_TK_GPU_PREFIX].v, "gpu_prefix", &t->gpu_prefix) < 0)
-		return -EINVAL;
+		rc = -EINVAL;
 	if (kv[RSW_TK_FABRIC_PREFIX].v != NULL &&
 	    get_topo_prefix(c, kv[RSW_TK_FABRIC_PREFIX].v, "fabric_prefix", &t->fabric_prefix) < 0)
-		return -EINVAL;
-	if (kv[RSW_TK_THIS].v != NULL && parse_this(c, kv[RSW_TK_THIS].v, t) < 0)
-		return -EINVAL;
-	return 0;
+		rc = -EINVAL;
+	if (design_ok && kv[RSW_TK_THIS].v != NULL && parse_this(c, kv[RSW_TK_THIS].v, t) < 0)
+		rc = -EINVAL;
+	return rc;
 }

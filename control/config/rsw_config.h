@@ -25,9 +25,11 @@
 #define RSW_NAME_LEN      32      /* switch and port names, NUL included */
 #define RSW_DEVARGS_LEN   256
 #define RSW_PATH_LEN      108 /* sun_path */
-#define RSW_CFG_ERR_LEN   512
-#define RSW_SPEED_MIN_BPS 1000000ull      /* ports.speed range: 1M.. */
-#define RSW_SPEED_MAX_BPS 400000000000ull /* ..400G */
+#define RSW_CFG_MSG_LEN   512 /* one error line, NUL included */
+#define RSW_CFG_MAX_ERRS  20  /* error lines a load reports at most */
+#define RSW_CFG_ERR_LEN   ((RSW_CFG_MAX_ERRS + 1) * RSW_CFG_MSG_LEN) /* all, and "N more" */
+#define RSW_SPEED_MIN_BPS 1000000ull                                 /* ports.speed range: 1M.. */
+#define RSW_SPEED_MAX_BPS 400000000000ull                            /* ..400G */
 
 enum rsw_family {
 	RSW_AF_INET = 4,
@@ -293,9 +295,13 @@ struct rsw_config {
  * @param path
  *   YAML file.
  * @param err
- *   On failure, receives "FILE:LINE: message" (or "FILE: message" when no line applies).
+ *   On failure, receives one line "FILE:LINE: message" (or "FILE: message" when no line
+ *   applies) per independent error, in file order, joined by '\n' (no trailing newline):
+ *   the first RSW_CFG_MAX_ERRS found, then "FILE: N more errors not shown" if there were
+ *   more. A file with one mistake gets exactly one line.
  * @param errlen
- *   Size of err (RSW_CFG_ERR_LEN is enough).
+ *   Size of err (RSW_CFG_ERR_LEN is enough; a smaller buffer gets the lines that fit, the
+ *   first one cut if need be).
  * @return
  *   A new configuration (free with rsw_config_free), or NULL on any error.
  */

@@ -15,21 +15,73 @@
 
 #include "config_priv.h"
 
+/* Append "\nline" to c->err if it fits whole; false if not. */
+static bool
+add_line(struct ctx *c, size_t *used, const char *line)
+{
+	size_t len = strlen(line);
+
+	if (*used + 1 + len + 1 > c->errlen)
+		return false;
+	c->err[(*used)++] = '\n';
+	memcpy(c->err + *used, line, len + 1);
+	*used += len;
+	return true;
+}
+
+/*
+ * c->errors into c->err: the lines that fit whole (the first one cut if it must be), then
+ * how many more errors there were past RSW_CFG_MAX_ERRS.
+ */
+static void
+render_errors(struct ctx *c)
+{
+	int i, n = c->n_errors < RSW_CFG_MAX_ERRS ? c->n_errors : RSW_CFG_MAX_ERRS;
+	char more[RSW_CFG_MSG_LEN];
+	size_t used;
+
+	if (c->err == NULL || c->errlen == 0)
+		return;
+	snprintf(c->err, c->errlen, "%s", c->errors[0].text);
+	used = strlen(c->err);
+	for (i = 1; i < n; i++)
+		if (!add_line(c, &used, c->errors[i].text))
+			return;
+	if (c->n_errors > RSW_CFG_MAX_ERRS) {
+		snprintf(more, sizeof(more), "%.400s: %d more error%s not shown", c->name,
+			 c->n_errors - RSW_CFG_MAX_ERRS,
+			 c->n_errors - RSW_CFG_MAX_ERRS == 1 ? "" : "s");
+		add_line(c, &used, more);
+	}
+}
+
 int
 cfg_fail(struct ctx *c, int line, const char *fmt, ...)
 {
-	char msg[RSW_CFG_ERR_LEN];
+	struct cfg_error *e;
 	va_list ap;
+	int i, n;
 
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (c->err != NULL && c->errlen > 0) {
-		if (line > 0)
-			snprintf(c->err, c->errlen, "%s:%d: %s", c->name, line, msg);
-		else
-			snprintf(c->err, c->errlen, "%s: %s", c->name, msg);
+	if (c->n_errors++ >= RSW_CFG_MAX_ERRS) {
+		render_errors(c);
+		return -EINVAL;
 	}
+	/* After every error of a line up to this one: file order, and report order within it. */
+	for (i = c->n_errors - 1; i > 0 && c->errors[i - 1].line > line; i--)
+		c->errors[i] = c->errors[i - 1];
+	e = &c->errors[i];
+	e->line = line;
+	/* A long line is cut at RSW_CFG_MSG_LEN - 1 bytes, as it always was. */
+	if (line > 0)
+		n = snprintf(e->text, sizeof(e->text), "%s:%d: ", c->name, line);
+	else
+		n = snprintf(e->text, sizeof(e->text), "%s: ", c->name);
+	if (n >= 0 && (size_t)n < sizeof(e->text)) {
+		va_start(ap, fmt);
+		vsnprintf(e->text + n, sizeof(e->text) - (size_t)n, fmt, ap);
+		va_end(ap);
+	}
+	render_errors(c);
 	return -EINVAL;
 }
 

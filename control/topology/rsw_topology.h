@@ -34,7 +34,7 @@
 /* A topology error: the message and the line it belongs to (0: none). */
 struct rsw_topo_error {
 	int line;
-	char msg[RSW_CFG_ERR_LEN];
+	char msg[RSW_CFG_MSG_LEN];
 };
 
 /* One port of this switch as the topology sees it. */
