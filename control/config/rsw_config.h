@@ -344,6 +344,18 @@ const char *rsw_prefix_str(const struct rsw_prefix *p, char *buf, size_t len);
 bool rsw_prefix_contains(const struct rsw_prefix *p, const struct rsw_ip *ip);
 
 /**
+ * Set o[k] = v, or append v to a, for the JSON dumps: on any failure (v NULL from a failed
+ * allocation, o or a NULL) v is released and *bad set, so that the caller can build a
+ * whole document and drop it once at the end.
+ */
+void rsw_cfg_json_set(json_t *o, const char *k, json_t *v, bool *bad);
+void rsw_cfg_json_append(json_t *a, json_t *v, bool *bad);
+
+/** An address or prefix as a JSON string ("10.0.0.1", "10.0.0.0/24"); NULL on ENOMEM. */
+json_t *rsw_ip_json(const struct rsw_ip *ip);
+json_t *rsw_prefix_json(const struct rsw_prefix *p);
+
+/**
  * Whether two routes need the same next-hop group: the same next hops in the same order,
  * weights, lb mode and egress port. Such routes share one group in the forwarding tables.
  */

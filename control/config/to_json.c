@@ -6,27 +6,11 @@
  * default filled in.
  */
 
-#include <arpa/inet.h>
 #include <jansson.h>
 #include <stdio.h>
 
 #include "config_priv.h"
 #include "rsw_topology.h"
-
-/* Set o[k] = v, remembering any failure (v NULL from a failed allocation included). */
-static void
-jset(json_t *o, const char *k, json_t *v, bool *bad)
-{
-	if (v == NULL || json_object_set_new(o, k, v) < 0)
-		*bad = true;
-}
-
-static void
-jappend(json_t *a, json_t *v, bool *bad)
-{
-	if (v == NULL || json_array_append_new(a, v) < 0)
-		*bad = true;
-}
 
 static json_t *
 jmac(const uint8_t m[6])
@@ -36,22 +20,6 @@ jmac(const uint8_t m[6])
 	snprintf(buf, sizeof(buf), "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3], m[4],
 		 m[5]);
 	return json_string(buf);
-}
-
-static json_t *
-jip(const struct rsw_ip *ip)
-{
-	char buf[INET6_ADDRSTRLEN];
-
-	return json_string(rsw_ip_str(ip, buf, sizeof(buf)));
-}
-
-static json_t *
-jprefix(const struct rsw_prefix *p)
-{
-	char buf[INET6_ADDRSTRLEN + 4];
-
-	return json_string(rsw_prefix_str(p, buf, sizeof(buf)));
 }
 
 static json_t *
@@ -66,13 +34,14 @@ json_switch(const struct rsw_config *cfg, bool *bad)
 		*bad = true;
 		return NULL;
 	}
-	jset(o, "name", json_string(sw->name), bad);
-	jset(o, "role", json_string(cfg_switch_roles[sw->role]), bad);
-	jset(o, "idle_sleep_us", json_integer(sw->idle_sleep_us), bad);
-	jset(o, "router_id", sw->has_router_id ? jip(&sw->router_id) : json_null(), bad);
-	jset(icmp, "enable", json_boolean(sw->icmp_unreachable), bad);
-	jset(icmp, "rate_pps", json_integer(sw->icmp_rate_pps), bad);
-	jset(o, "icmp_unreachable", icmp, bad);
+	rsw_cfg_json_set(o, "name", json_string(sw->name), bad);
+	rsw_cfg_json_set(o, "role", json_string(cfg_switch_roles[sw->role]), bad);
+	rsw_cfg_json_set(o, "idle_sleep_us", json_integer(sw->idle_sleep_us), bad);
+	rsw_cfg_json_set(o, "router_id",
+			 sw->has_router_id ? rsw_ip_json(&sw->router_id) : json_null(), bad);
+	rsw_cfg_json_set(icmp, "enable", json_boolean(sw->icmp_unreachable), bad);
+	rsw_cfg_json_set(icmp, "rate_pps", json_integer(sw->icmp_rate_pps), bad);
+	rsw_cfg_json_set(o, "icmp_unreachable", icmp, bad);
 	return o;
 }
 
@@ -90,19 +59,23 @@ json_ports(const struct rsw_config *cfg, bool *bad)
 			*bad = true;
 			break;
 		}
-		jset(o, "name", json_string(p->name), bad);
-		jset(o, "devargs", json_string(p->devargs), bad);
-		jset(o, "mac", p->has_mac ? jmac(p->mac) : json_null(), bad);
-		jset(o, "speed",
-		     p->speed_bps ? json_integer((json_int_t)p->speed_bps) : json_null(), bad);
-		jset(o, "ipv4", p->has_ipv4 ? jprefix(&p->ipv4) : json_null(), bad);
-		jset(o, "ipv6", p->has_ipv6 ? jprefix(&p->ipv6) : json_null(), bad);
-		jset(o, "mtu", json_integer(p->mtu), bad);
-		jset(o, "role",
-		     p->role == RSW_PORT_ROLE_NONE ? json_null()
-						   : json_string(cfg_port_roles[p->role - 1]),
-		     bad);
-		jappend(a, o, bad);
+		rsw_cfg_json_set(o, "name", json_string(p->name), bad);
+		rsw_cfg_json_set(o, "devargs", json_string(p->devargs), bad);
+		rsw_cfg_json_set(o, "mac", p->has_mac ? jmac(p->mac) : json_null(), bad);
+		rsw_cfg_json_set(
+			o, "speed",
+			p->speed_bps ? json_integer((json_int_t)p->speed_bps) : json_null(), bad);
+		rsw_cfg_json_set(o, "ipv4", p->has_ipv4 ? rsw_prefix_json(&p->ipv4) : json_null(),
+				 bad);
+		rsw_cfg_json_set(o, "ipv6", p->has_ipv6 ? rsw_prefix_json(&p->ipv6) : json_null(),
+				 bad);
+		rsw_cfg_json_set(o, "mtu", json_integer(p->mtu), bad);
+		rsw_cfg_json_set(o, "role",
+				 p->role == RSW_PORT_ROLE_NONE
+					 ? json_null()
+					 : json_string(cfg_port_roles[p->role - 1]),
+				 bad);
+		rsw_cfg_json_append(a, o, bad);
 	}
 	return a;
 }
@@ -121,10 +94,10 @@ json_neighbors(const struct rsw_config *cfg, bool *bad)
 			*bad = true;
 			break;
 		}
-		jset(o, "ip", jip(&n->ip), bad);
-		jset(o, "mac", jmac(n->mac), bad);
-		jset(o, "port", json_string(cfg->ports[n->port].name), bad);
-		jappend(a, o, bad);
+		rsw_cfg_json_set(o, "ip", rsw_ip_json(&n->ip), bad);
+		rsw_cfg_json_set(o, "mac", jmac(n->mac), bad);
+		rsw_cfg_json_set(o, "port", json_string(cfg->ports[n->port].name), bad);
+		rsw_cfg_json_append(a, o, bad);
 	}
 	return a;
 }
@@ -148,16 +121,17 @@ json_routes(const struct rsw_config *cfg, bool *bad)
 			break;
 		}
 		for (k = 0; k < r->n_nexthops; k++) {
-			jappend(nh, jip(&r->nexthops[k]), bad);
-			jappend(w, json_integer(r->weights[k]), bad);
+			rsw_cfg_json_append(nh, rsw_ip_json(&r->nexthops[k]), bad);
+			rsw_cfg_json_append(w, json_integer(r->weights[k]), bad);
 		}
-		jset(o, "prefix", jprefix(&r->prefix), bad);
-		jset(o, "nexthops", nh, bad);
-		jset(o, "weights", w, bad);
-		jset(o, "lb",
-		     r->lb == RSW_LB_UNSET ? json_null() : json_string(rsw_lb_mode_name(r->lb)),
-		     bad);
-		jappend(a, o, bad);
+		rsw_cfg_json_set(o, "prefix", rsw_prefix_json(&r->prefix), bad);
+		rsw_cfg_json_set(o, "nexthops", nh, bad);
+		rsw_cfg_json_set(o, "weights", w, bad);
+		rsw_cfg_json_set(o, "lb",
+				 r->lb == RSW_LB_UNSET ? json_null()
+						       : json_string(rsw_lb_mode_name(r->lb)),
+				 bad);
+		rsw_cfg_json_append(a, o, bad);
 	}
 	return a;
 }
@@ -182,19 +156,20 @@ json_lb(const struct rsw_config *cfg, bool *bad)
 		if (lb->per_tc[i] == RSW_LB_UNSET)
 			continue;
 		snprintf(k, sizeof(k), "%d", i);
-		jset(per_tc, k, json_string(rsw_lb_mode_name(lb->per_tc[i])), bad);
+		rsw_cfg_json_set(per_tc, k, json_string(rsw_lb_mode_name(lb->per_tc[i])), bad);
 	}
 	for (i = 0; i < CFG_N_HASH_FIELDS; i++)
 		if (lb->hash_fields & (1u << i))
-			jappend(fields, json_string(cfg_hash_field_names[i]), bad);
-	jset(o, "mode", json_string(rsw_lb_mode_name(lb->mode)), bad);
-	jset(o, "per_tc", per_tc, bad);
-	jset(o, "hash_fields", fields, bad);
-	jset(o, "hash_algorithm", json_string(cfg_hash_alg_names[lb->hash_algorithm]), bad);
-	jset(o, "spray", json_string(cfg_spray_names[lb->spray]), bad);
-	jset(o, "flowlet_timeout_us", json_integer(lb->flowlet_timeout_us), bad);
-	jset(o, "hash_seed", json_integer(lb->hash_seed), bad);
-	jset(o, "hash_symmetric", json_boolean(lb->hash_symmetric), bad);
+			rsw_cfg_json_append(fields, json_string(cfg_hash_field_names[i]), bad);
+	rsw_cfg_json_set(o, "mode", json_string(rsw_lb_mode_name(lb->mode)), bad);
+	rsw_cfg_json_set(o, "per_tc", per_tc, bad);
+	rsw_cfg_json_set(o, "hash_fields", fields, bad);
+	rsw_cfg_json_set(o, "hash_algorithm", json_string(cfg_hash_alg_names[lb->hash_algorithm]),
+			 bad);
+	rsw_cfg_json_set(o, "spray", json_string(cfg_spray_names[lb->spray]), bad);
+	rsw_cfg_json_set(o, "flowlet_timeout_us", json_integer(lb->flowlet_timeout_us), bad);
+	rsw_cfg_json_set(o, "hash_seed", json_integer(lb->hash_seed), bad);
+	rsw_cfg_json_set(o, "hash_symmetric", json_boolean(lb->hash_symmetric), bad);
 	return o;
 }
 
@@ -208,7 +183,7 @@ json_tc_map(const uint8_t *map, int n, bool *bad)
 		char k[12];
 
 		snprintf(k, sizeof(k), "%d", i);
-		jset(o, k, json_integer(map[i]), bad);
+		rsw_cfg_json_set(o, k, json_integer(map[i]), bad);
 	}
 	return o;
 }
@@ -233,7 +208,7 @@ json_tc_bits(uint8_t bits, bool *bad)
 
 	for (i = 0; a != NULL && i < RSW_N_TC; i++)
 		if (bits & (1u << i))
-			jappend(a, json_integer(i), bad);
+			rsw_cfg_json_append(a, json_integer(i), bad);
 	return a;
 }
 
@@ -251,17 +226,17 @@ json_scheduler(const struct rsw_cfg_qos *q, bool *bad)
 		return NULL;
 	}
 	for (i = 0; i < q->n_strict; i++)
-		jappend(strict, json_integer(q->strict[i]), bad);
+		rsw_cfg_json_append(strict, json_integer(q->strict[i]), bad);
 	for (i = 0; i < RSW_N_TC; i++) {
 		char k[12];
 
 		if (q->dwrr[i] == 0) /* strict */
 			continue;
 		snprintf(k, sizeof(k), "%d", i);
-		jset(dwrr, k, json_integer(q->dwrr[i]), bad);
+		rsw_cfg_json_set(dwrr, k, json_integer(q->dwrr[i]), bad);
 	}
-	jset(o, "strict", strict, bad);
-	jset(o, "dwrr", dwrr, bad);
+	rsw_cfg_json_set(o, "strict", strict, bad);
+	rsw_cfg_json_set(o, "dwrr", dwrr, bad);
 	return o;
 }
 
@@ -277,19 +252,19 @@ json_buffer(const struct rsw_cfg_qos *q, bool *bad)
 		json_decref(p);
 		return NULL;
 	}
-	jset(p, "mode", json_string(cfg_pfc_mode_names[pfc->dynamic]), bad);
+	rsw_cfg_json_set(p, "mode", json_string(cfg_pfc_mode_names[pfc->dynamic]), bad);
 	if (pfc->dynamic) {
-		jset(p, "alpha", json_real(pfc->alpha), bad);
-		jset(p, "xon_offset", json_integer((json_int_t)pfc->xon_offset), bad);
+		rsw_cfg_json_set(p, "alpha", json_real(pfc->alpha), bad);
+		rsw_cfg_json_set(p, "xon_offset", json_integer((json_int_t)pfc->xon_offset), bad);
 	} else {
-		jset(p, "xoff", json_integer((json_int_t)pfc->xoff), bad);
-		jset(p, "xon", json_integer((json_int_t)pfc->xon), bad);
+		rsw_cfg_json_set(p, "xoff", json_integer((json_int_t)pfc->xoff), bad);
+		rsw_cfg_json_set(p, "xon", json_integer((json_int_t)pfc->xon), bad);
 	}
-	jset(p, "headroom", json_integer((json_int_t)pfc->headroom), bad);
-	jset(p, "quanta", json_integer(pfc->quanta), bad);
-	jset(o, "total", json_integer((json_int_t)q->buffer_total), bad);
-	jset(o, "queue_limit", json_integer((json_int_t)q->queue_limit), bad);
-	jset(o, "pfc", p, bad);
+	rsw_cfg_json_set(p, "headroom", json_integer((json_int_t)pfc->headroom), bad);
+	rsw_cfg_json_set(p, "quanta", json_integer(pfc->quanta), bad);
+	rsw_cfg_json_set(o, "total", json_integer((json_int_t)q->buffer_total), bad);
+	rsw_cfg_json_set(o, "queue_limit", json_integer((json_int_t)q->queue_limit), bad);
+	rsw_cfg_json_set(o, "pfc", p, bad);
 	return o;
 }
 
@@ -309,11 +284,11 @@ json_ecn(const struct rsw_cfg_qos *q, bool *bad)
 		t = jobject(bad);
 		if (t == NULL)
 			break;
-		jset(t, "kmin", json_integer((json_int_t)e->kmin), bad);
-		jset(t, "kmax", json_integer((json_int_t)e->kmax), bad);
-		jset(t, "pmax", json_real(e->pmax), bad);
+		rsw_cfg_json_set(t, "kmin", json_integer((json_int_t)e->kmin), bad);
+		rsw_cfg_json_set(t, "kmax", json_integer((json_int_t)e->kmax), bad);
+		rsw_cfg_json_set(t, "pmax", json_real(e->pmax), bad);
 		snprintf(k, sizeof(k), "%d", i);
-		jset(o, k, t, bad);
+		rsw_cfg_json_set(o, k, t, bad);
 	}
 	return o;
 }
@@ -325,9 +300,9 @@ json_pfcwd(const struct rsw_cfg_qos *q, bool *bad)
 
 	if (o == NULL)
 		return NULL;
-	jset(o, "detect_ms", json_integer(q->pfcwd.detect_ms), bad);
-	jset(o, "restore_ms", json_integer(q->pfcwd.restore_ms), bad);
-	jset(o, "action", json_string(cfg_pfcwd_action_names[q->pfcwd.action]), bad);
+	rsw_cfg_json_set(o, "detect_ms", json_integer(q->pfcwd.detect_ms), bad);
+	rsw_cfg_json_set(o, "restore_ms", json_integer(q->pfcwd.restore_ms), bad);
+	rsw_cfg_json_set(o, "action", json_string(cfg_pfcwd_action_names[q->pfcwd.action]), bad);
 	return o;
 }
 
@@ -342,13 +317,14 @@ json_trim(const struct rsw_cfg_qos *q, bool *bad)
 	o = jobject(bad);
 	if (o == NULL)
 		return NULL;
-	jset(o, "tcs", json_tc_bits(q->trim.tcs, bad), bad);
-	jset(o, "threshold", json_integer((json_int_t)q->trim.threshold), bad);
-	jset(o, "size", json_integer(q->trim.size), bad);
-	jset(o, "dscp", json_integer(q->trim.dscp), bad);
-	jset(o, "dscp_lasthop",
-	     q->trim.has_dscp_lasthop ? json_integer(q->trim.dscp_lasthop) : json_null(), bad);
-	jset(o, "tc", json_integer(q->trim.tc), bad);
+	rsw_cfg_json_set(o, "tcs", json_tc_bits(q->trim.tcs, bad), bad);
+	rsw_cfg_json_set(o, "threshold", json_integer((json_int_t)q->trim.threshold), bad);
+	rsw_cfg_json_set(o, "size", json_integer(q->trim.size), bad);
+	rsw_cfg_json_set(o, "dscp", json_integer(q->trim.dscp), bad);
+	rsw_cfg_json_set(
+		o, "dscp_lasthop",
+		q->trim.has_dscp_lasthop ? json_integer(q->trim.dscp_lasthop) : json_null(), bad);
+	rsw_cfg_json_set(o, "tc", json_integer(q->trim.tc), bad);
 	return o;
 }
 
@@ -363,8 +339,8 @@ json_cnp(const struct rsw_cfg_qos *q, bool *bad)
 	o = jobject(bad);
 	if (o == NULL)
 		return NULL;
-	jset(o, "tc", json_integer(q->cnp.tc), bad);
-	jset(o, "coalesce_us", json_integer(q->cnp.coalesce_us), bad);
+	rsw_cfg_json_set(o, "tc", json_integer(q->cnp.tc), bad);
+	rsw_cfg_json_set(o, "coalesce_us", json_integer(q->cnp.coalesce_us), bad);
 	return o;
 }
 
@@ -378,18 +354,19 @@ json_qos(const struct rsw_config *cfg, bool *bad)
 		*bad = true;
 		return NULL;
 	}
-	jset(o, "trust", json_string(cfg_trust_names[q->trust]), bad);
-	jset(o, "dscp_to_tc", json_tc_map(q->dscp_to_tc, 64, bad), bad);
-	jset(o, "pcp_to_tc", json_tc_map(q->pcp_to_tc, 8, bad), bad);
-	jset(o, "default_tc", json_integer(q->default_tc), bad);
-	jset(o, "scheduler", json_scheduler(q, bad), bad);
-	jset(o, "lossless", json_tc_bits(q->lossless, bad), bad);
-	jset(o, "buffer", json_buffer(q, bad), bad);
-	jset(o, "ecn", json_ecn(q, bad), bad);
-	jset(o, "ecn_mark_point", json_string(cfg_ecn_mark_names[q->ecn_mark_enqueue]), bad);
-	jset(o, "pfc_watchdog", json_pfcwd(q, bad), bad);
-	jset(o, "trim", json_trim(q, bad), bad);
-	jset(o, "cnp", json_cnp(q, bad), bad);
+	rsw_cfg_json_set(o, "trust", json_string(cfg_trust_names[q->trust]), bad);
+	rsw_cfg_json_set(o, "dscp_to_tc", json_tc_map(q->dscp_to_tc, 64, bad), bad);
+	rsw_cfg_json_set(o, "pcp_to_tc", json_tc_map(q->pcp_to_tc, 8, bad), bad);
+	rsw_cfg_json_set(o, "default_tc", json_integer(q->default_tc), bad);
+	rsw_cfg_json_set(o, "scheduler", json_scheduler(q, bad), bad);
+	rsw_cfg_json_set(o, "lossless", json_tc_bits(q->lossless, bad), bad);
+	rsw_cfg_json_set(o, "buffer", json_buffer(q, bad), bad);
+	rsw_cfg_json_set(o, "ecn", json_ecn(q, bad), bad);
+	rsw_cfg_json_set(o, "ecn_mark_point", json_string(cfg_ecn_mark_names[q->ecn_mark_enqueue]),
+			 bad);
+	rsw_cfg_json_set(o, "pfc_watchdog", json_pfcwd(q, bad), bad);
+	rsw_cfg_json_set(o, "trim", json_trim(q, bad), bad);
+	rsw_cfg_json_set(o, "cnp", json_cnp(q, bad), bad);
 	return o;
 }
 
@@ -403,10 +380,10 @@ json_control(const struct rsw_config *cfg, bool *bad)
 		*bad = true;
 		return NULL;
 	}
-	jset(o, "socket", json_string(ctl->socket), bad);
-	jset(o, "telemetry", json_boolean(ctl->telemetry), bad);
-	jset(o, "metrics_listen", ctl->has_metrics ? json_string(ctl->metrics_listen) : json_null(),
-	     bad);
+	rsw_cfg_json_set(o, "socket", json_string(ctl->socket), bad);
+	rsw_cfg_json_set(o, "telemetry", json_boolean(ctl->telemetry), bad);
+	rsw_cfg_json_set(o, "metrics_listen",
+			 ctl->has_metrics ? json_string(ctl->metrics_listen) : json_null(), bad);
 	return o;
 }
 
@@ -421,15 +398,15 @@ rsw_config_to_json(const struct rsw_config *cfg)
 	o = json_object();
 	if (o == NULL)
 		return NULL;
-	jset(o, "switch", json_switch(cfg, &bad), &bad);
-	jset(o, "ports", json_ports(cfg, &bad), &bad);
-	jset(o, "neighbors", json_neighbors(cfg, &bad), &bad);
-	jset(o, "routes", json_routes(cfg, &bad), &bad);
-	jset(o, "load_balance", json_lb(cfg, &bad), &bad);
-	jset(o, "qos", json_qos(cfg, &bad), &bad);
-	jset(o, "control", json_control(cfg, &bad), &bad);
+	rsw_cfg_json_set(o, "switch", json_switch(cfg, &bad), &bad);
+	rsw_cfg_json_set(o, "ports", json_ports(cfg, &bad), &bad);
+	rsw_cfg_json_set(o, "neighbors", json_neighbors(cfg, &bad), &bad);
+	rsw_cfg_json_set(o, "routes", json_routes(cfg, &bad), &bad);
+	rsw_cfg_json_set(o, "load_balance", json_lb(cfg, &bad), &bad);
+	rsw_cfg_json_set(o, "qos", json_qos(cfg, &bad), &bad);
+	rsw_cfg_json_set(o, "control", json_control(cfg, &bad), &bad);
 	if (cfg->topology.present)
-		jset(o, "topology", rsw_topology_to_json(&cfg->topology), &bad);
+		rsw_cfg_json_set(o, "topology", rsw_topology_to_json(&cfg->topology), &bad);
 	if (bad) {
 		json_decref(o);
 		return NULL;

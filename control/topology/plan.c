@@ -44,19 +44,19 @@ plan_tier(const char *tier, uint32_t count, uint32_t used, uint32_t radix, uint3
 	json_t *o = json_object();
 	char ratio[48];
 
-	topo_jset(o, "tier", json_string(tier), bad);
-	topo_jset(o, "count", json_integer(count), bad);
-	topo_jset(o, "ports_used", json_integer(used), bad);
-	topo_jset(o, "radix", json_integer(radix), bad);
-	topo_jset(o, "downlinks", json_integer(down), bad);
-	topo_jset(o, "uplinks", json_integer(up), bad);
+	rsw_cfg_json_set(o, "tier", json_string(tier), bad);
+	rsw_cfg_json_set(o, "count", json_integer(count), bad);
+	rsw_cfg_json_set(o, "ports_used", json_integer(used), bad);
+	rsw_cfg_json_set(o, "radix", json_integer(radix), bad);
+	rsw_cfg_json_set(o, "downlinks", json_integer(down), bad);
+	rsw_cfg_json_set(o, "uplinks", json_integer(up), bad);
 	if (up == 0) {
-		topo_jset(o, "oversubscription", json_null(), bad);
-		topo_jset(o, "ratio", json_string("top tier"), bad);
+		rsw_cfg_json_set(o, "oversubscription", json_null(), bad);
+		rsw_cfg_json_set(o, "ratio", json_string("top tier"), bad);
 	} else {
 		snprintf(ratio, sizeof(ratio), "%.3g:1", over);
-		topo_jset(o, "oversubscription", json_real(over), bad);
-		topo_jset(o, "ratio", json_string(ratio), bad);
+		rsw_cfg_json_set(o, "oversubscription", json_real(over), bad);
+		rsw_cfg_json_set(o, "ratio", json_string(ratio), bad);
 	}
 	return o;
 }
@@ -67,13 +67,13 @@ plan_link(const char *a, const char *a_port, const struct rsw_prefix *a_ip, cons
 {
 	json_t *o = json_object();
 
-	topo_jset(o, "a", json_string(a), bad);
-	topo_jset(o, "a_port", json_string(a_port), bad);
-	topo_jset(o, "a_ip", topo_jprefix(a_ip), bad);
-	topo_jset(o, "b", json_string(b), bad);
-	topo_jset(o, "b_port", json_string(b_port), bad);
-	topo_jset(o, "b_ip", topo_jprefix(b_ip), bad);
-	topo_jset(o, "kind", json_string(kind), bad);
+	rsw_cfg_json_set(o, "a", json_string(a), bad);
+	rsw_cfg_json_set(o, "a_port", json_string(a_port), bad);
+	rsw_cfg_json_set(o, "a_ip", rsw_prefix_json(a_ip), bad);
+	rsw_cfg_json_set(o, "b", json_string(b), bad);
+	rsw_cfg_json_set(o, "b_port", json_string(b_port), bad);
+	rsw_cfg_json_set(o, "b_ip", rsw_prefix_json(b_ip), bad);
+	rsw_cfg_json_set(o, "kind", json_string(kind), bad);
 	return o;
 }
 
@@ -90,34 +90,35 @@ plan_leaf(const struct rsw_cfg_topology *t, uint32_t su, uint32_t rail, json_t *
 	rsw_topology_leaf_name(su, rail, name, sizeof(name));
 	rsw_topology_gateway(t, su, rail, &gw);
 	topo_leaf_subnet(t, su, rail, &net);
-	topo_jset(o, "name", json_string(name), bad);
-	topo_jset(o, "tier", json_string("leaf"), bad);
-	topo_jset(o, "su", json_integer(su), bad);
-	topo_jset(o, "rail", json_integer(rail), bad);
-	topo_jset(o, "subnet", topo_jprefix(&net), bad);
-	topo_jset(o, "gateway", topo_jip(&gw.ip), bad);
-	topo_jset(o, "ports_used", json_integer(rsw_topology_leaf_ports(t)), bad);
-	topo_jappend(switches, o, bad);
+	rsw_cfg_json_set(o, "name", json_string(name), bad);
+	rsw_cfg_json_set(o, "tier", json_string("leaf"), bad);
+	rsw_cfg_json_set(o, "su", json_integer(su), bad);
+	rsw_cfg_json_set(o, "rail", json_integer(rail), bad);
+	rsw_cfg_json_set(o, "subnet", rsw_prefix_json(&net), bad);
+	rsw_cfg_json_set(o, "gateway", rsw_ip_json(&gw.ip), bad);
+	rsw_cfg_json_set(o, "ports_used", json_integer(rsw_topology_leaf_ports(t)), bad);
+	rsw_cfg_json_append(switches, o, bad);
 
 	for (s = 0; s < t->servers_per_su; s++) {
 		rsw_topology_host(t, su, rail, s, &host);
 		snprintf(port, sizeof(port), "down%u", s);
 		snprintf(pport, sizeof(pport), "nic%u", rail);
-		topo_jappend(links,
-			     plan_link(name, port, &gw,
-				       rsw_topology_server_name(su, s, peer, sizeof(peer)), pport,
-				       &host, "server", bad),
-			     bad);
+		rsw_cfg_json_append(links,
+				    plan_link(name, port, &gw,
+					      rsw_topology_server_name(su, s, peer, sizeof(peer)),
+					      pport, &host, "server", bad),
+				    bad);
 	}
 	for (p = 0; p < t->spines; p++) {
 		rsw_topology_link(t, su, rail, p, &spine, &leaf);
 		snprintf(port, sizeof(port), "up%u", p);
 		snprintf(pport, sizeof(pport), "down%u", l);
-		topo_jappend(links,
-			     plan_link(name, port, &leaf,
-				       rsw_topology_spine_name(t, rail, p, peer, sizeof(peer)),
-				       pport, &spine, "fabric", bad),
-			     bad);
+		rsw_cfg_json_append(
+			links,
+			plan_link(name, port, &leaf,
+				  rsw_topology_spine_name(t, rail, p, peer, sizeof(peer)), pport,
+				  &spine, "fabric", bad),
+			bad);
 	}
 }
 
@@ -127,14 +128,14 @@ plan_spine(const struct rsw_cfg_topology *t, uint32_t rail, uint32_t p, json_t *
 	char name[RSW_NAME_LEN];
 	json_t *o = json_object();
 
-	topo_jset(o, "name", json_string(rsw_topology_spine_name(t, rail, p, name, sizeof(name))),
-		  bad);
-	topo_jset(o, "tier", json_string("spine"), bad);
+	rsw_cfg_json_set(o, "name",
+			 json_string(rsw_topology_spine_name(t, rail, p, name, sizeof(name))), bad);
+	rsw_cfg_json_set(o, "tier", json_string("spine"), bad);
 	if (t->design == RSW_TOPO_RAIL_ONLY)
-		topo_jset(o, "rail", json_integer(rail), bad);
-	topo_jset(o, "spine", json_integer(p), bad);
-	topo_jset(o, "ports_used", json_integer(rsw_topology_spine_ports(t)), bad);
-	topo_jappend(switches, o, bad);
+		rsw_cfg_json_set(o, "rail", json_integer(rail), bad);
+	rsw_cfg_json_set(o, "spine", json_integer(p), bad);
+	rsw_cfg_json_set(o, "ports_used", json_integer(rsw_topology_spine_ports(t)), bad);
+	rsw_cfg_json_append(switches, o, bad);
 }
 
 static json_t *
@@ -173,40 +174,42 @@ rsw_topology_plan_json(const struct rsw_config *cfg, struct rsw_topo_error *e)
 	switches = json_array();
 	links = json_array();
 	speeds = json_object();
-	topo_jset(o, "design", json_string(rsw_topology_design_name(t->design)), &bad);
-	topo_jset(o, "sus", json_integer(t->sus), &bad);
-	topo_jset(o, "servers_per_su", json_integer(t->servers_per_su), &bad);
-	topo_jset(o, "rails", json_integer(t->rails), &bad);
-	topo_jset(o, "spines", json_integer(t->spines), &bad);
-	topo_jset(o, "radix", json_integer(t->radix), &bad);
-	topo_jset(o, "gpu_prefix", topo_jprefix(&t->gpu_prefix), &bad);
-	topo_jset(o, "fabric_prefix", topo_jprefix(&t->fabric_prefix), &bad);
-	topo_jset(o, "this", plan_this(t), &bad);
-	topo_jset(o, "servers", json_integer((json_int_t)t->sus * t->servers_per_su), &bad);
-	topo_jset(o, "server_nics", json_integer((json_int_t)t->sus * t->servers_per_su * t->rails),
-		  &bad);
-	topo_jset(speeds, "downlink_bps",
-		  down_bps ? json_integer((json_int_t)down_bps) : json_null(), &bad);
-	topo_jset(speeds, "uplink_bps", up_bps ? json_integer((json_int_t)up_bps) : json_null(),
-		  &bad);
-	topo_jset(speeds, "note",
-		  json_string(down_bps == 0 && up_bps == 0
-				      ? "equal port speeds assumed (no speed given)"
-			      : down_bps == 0 || up_bps == 0 ? "one side's speed given; the other "
-							       "assumed equal"
-							     : "from the file's port speeds"),
-		  &bad);
-	topo_jset(o, "speeds", speeds, &bad);
+	rsw_cfg_json_set(o, "design", json_string(rsw_topology_design_name(t->design)), &bad);
+	rsw_cfg_json_set(o, "sus", json_integer(t->sus), &bad);
+	rsw_cfg_json_set(o, "servers_per_su", json_integer(t->servers_per_su), &bad);
+	rsw_cfg_json_set(o, "rails", json_integer(t->rails), &bad);
+	rsw_cfg_json_set(o, "spines", json_integer(t->spines), &bad);
+	rsw_cfg_json_set(o, "radix", json_integer(t->radix), &bad);
+	rsw_cfg_json_set(o, "gpu_prefix", rsw_prefix_json(&t->gpu_prefix), &bad);
+	rsw_cfg_json_set(o, "fabric_prefix", rsw_prefix_json(&t->fabric_prefix), &bad);
+	rsw_cfg_json_set(o, "this", plan_this(t), &bad);
+	rsw_cfg_json_set(o, "servers", json_integer((json_int_t)t->sus * t->servers_per_su), &bad);
+	rsw_cfg_json_set(o, "server_nics",
+			 json_integer((json_int_t)t->sus * t->servers_per_su * t->rails), &bad);
+	rsw_cfg_json_set(speeds, "downlink_bps",
+			 down_bps ? json_integer((json_int_t)down_bps) : json_null(), &bad);
+	rsw_cfg_json_set(speeds, "uplink_bps",
+			 up_bps ? json_integer((json_int_t)up_bps) : json_null(), &bad);
+	rsw_cfg_json_set(speeds, "note",
+			 json_string(down_bps == 0 && up_bps == 0
+					     ? "equal port speeds assumed (no speed given)"
+				     : down_bps == 0 || up_bps == 0
+					     ? "one side's speed given; the other "
+					       "assumed equal"
+					     : "from the file's port speeds"),
+			 &bad);
+	rsw_cfg_json_set(o, "speeds", speeds, &bad);
 
-	topo_jappend(tiers,
-		     plan_tier("leaf", rsw_topology_n_leaves(t), rsw_topology_leaf_ports(t),
-			       t->radix, t->servers_per_su, t->spines, over, &bad),
-		     &bad);
-	topo_jappend(tiers,
-		     plan_tier("spine", rsw_topology_n_spines(t), rsw_topology_spine_ports(t),
-			       t->radix, rsw_topology_spine_ports(t), 0, 0, &bad),
-		     &bad);
-	topo_jset(o, "tiers", tiers, &bad);
+	rsw_cfg_json_append(tiers,
+			    plan_tier("leaf", rsw_topology_n_leaves(t), rsw_topology_leaf_ports(t),
+				      t->radix, t->servers_per_su, t->spines, over, &bad),
+			    &bad);
+	rsw_cfg_json_append(tiers,
+			    plan_tier("spine", rsw_topology_n_spines(t),
+				      rsw_topology_spine_ports(t), t->radix,
+				      rsw_topology_spine_ports(t), 0, 0, &bad),
+			    &bad);
+	rsw_cfg_json_set(o, "tiers", tiers, &bad);
 
 	for (su = 0; su < t->sus; su++)
 		for (rail = 0; rail < t->rails; rail++)
@@ -219,8 +222,8 @@ rsw_topology_plan_json(const struct rsw_config *cfg, struct rsw_topo_error *e)
 		for (p = 0; p < t->spines; p++)
 			plan_spine(t, 0, p, switches, &bad);
 	}
-	topo_jset(o, "switches", switches, &bad);
-	topo_jset(o, "links", links, &bad);
+	rsw_cfg_json_set(o, "switches", switches, &bad);
+	rsw_cfg_json_set(o, "links", links, &bad);
 	if (bad) {
 		json_decref(o);
 		topo_terr(e, 0, "out of memory");

@@ -11,36 +11,6 @@
 
 #include "topology_priv.h"
 
-void
-topo_jset(json_t *o, const char *k, json_t *v, bool *bad)
-{
-	if (o == NULL || v == NULL || json_object_set_new(o, k, v) < 0)
-		*bad = true;
-}
-
-void
-topo_jappend(json_t *a, json_t *v, bool *bad)
-{
-	if (a == NULL || v == NULL || json_array_append_new(a, v) < 0)
-		*bad = true;
-}
-
-json_t *
-topo_jip(const struct rsw_ip *ip)
-{
-	char buf[PREFIX_STR_LEN];
-
-	return json_string(rsw_ip_str(ip, buf, sizeof(buf)));
-}
-
-json_t *
-topo_jprefix(const struct rsw_prefix *p)
-{
-	char buf[PREFIX_STR_LEN];
-
-	return json_string(rsw_prefix_str(p, buf, sizeof(buf)));
-}
-
 static json_t *
 json_this(const struct rsw_cfg_topology *t, bool *bad)
 {
@@ -50,13 +20,13 @@ json_this(const struct rsw_cfg_topology *t, bool *bad)
 		return json_null();
 	o = json_object();
 	if (!t->this_spine) {
-		topo_jset(o, "su", json_integer(t->this_su), bad);
-		topo_jset(o, "rail", json_integer(t->this_rail), bad);
+		rsw_cfg_json_set(o, "su", json_integer(t->this_su), bad);
+		rsw_cfg_json_set(o, "rail", json_integer(t->this_rail), bad);
 		return o;
 	}
 	if (t->design == RSW_TOPO_RAIL_ONLY)
-		topo_jset(o, "rail", json_integer(t->this_rail), bad);
-	topo_jset(o, "spine", json_integer(t->this_spine_idx), bad);
+		rsw_cfg_json_set(o, "rail", json_integer(t->this_rail), bad);
+	rsw_cfg_json_set(o, "spine", json_integer(t->this_spine_idx), bad);
 	return o;
 }
 
@@ -66,15 +36,15 @@ rsw_topology_to_json(const struct rsw_cfg_topology *t)
 	json_t *o = json_object();
 	bool bad = false;
 
-	topo_jset(o, "design", json_string(rsw_topology_design_name(t->design)), &bad);
-	topo_jset(o, "sus", json_integer(t->sus), &bad);
-	topo_jset(o, "servers_per_su", json_integer(t->servers_per_su), &bad);
-	topo_jset(o, "rails", json_integer(t->rails), &bad);
-	topo_jset(o, "spines", json_integer(t->spines), &bad);
-	topo_jset(o, "radix", json_integer(t->radix), &bad);
-	topo_jset(o, "this", json_this(t, &bad), &bad);
-	topo_jset(o, "gpu_prefix", topo_jprefix(&t->gpu_prefix), &bad);
-	topo_jset(o, "fabric_prefix", topo_jprefix(&t->fabric_prefix), &bad);
+	rsw_cfg_json_set(o, "design", json_string(rsw_topology_design_name(t->design)), &bad);
+	rsw_cfg_json_set(o, "sus", json_integer(t->sus), &bad);
+	rsw_cfg_json_set(o, "servers_per_su", json_integer(t->servers_per_su), &bad);
+	rsw_cfg_json_set(o, "rails", json_integer(t->rails), &bad);
+	rsw_cfg_json_set(o, "spines", json_integer(t->spines), &bad);
+	rsw_cfg_json_set(o, "radix", json_integer(t->radix), &bad);
+	rsw_cfg_json_set(o, "this", json_this(t, &bad), &bad);
+	rsw_cfg_json_set(o, "gpu_prefix", rsw_prefix_json(&t->gpu_prefix), &bad);
+	rsw_cfg_json_set(o, "fabric_prefix", rsw_prefix_json(&t->fabric_prefix), &bad);
 	if (bad) {
 		json_decref(o);
 		return NULL;
@@ -111,11 +81,12 @@ rsw_topology_show_json(const struct rsw_config *cfg)
 	o = json_object();
 	ports = json_array();
 	routes = json_array();
-	topo_jset(o, "design", json_string(rsw_topology_design_name(cfg->topology.design)), &bad);
-	topo_jset(o, "role", json_string(sw->spine ? "spine" : "leaf"), &bad);
-	topo_jset(o, "name", json_string(sw->name), &bad);
-	topo_jset(o, "this", json_this(&cfg->topology, &bad), &bad);
-	topo_jset(o, "subnet", sw->spine ? json_null() : topo_jprefix(&sw->subnet), &bad);
+	rsw_cfg_json_set(o, "design", json_string(rsw_topology_design_name(cfg->topology.design)),
+			 &bad);
+	rsw_cfg_json_set(o, "role", json_string(sw->spine ? "spine" : "leaf"), &bad);
+	rsw_cfg_json_set(o, "name", json_string(sw->name), &bad);
+	rsw_cfg_json_set(o, "this", json_this(&cfg->topology, &bad), &bad);
+	rsw_cfg_json_set(o, "subnet", sw->spine ? json_null() : rsw_prefix_json(&sw->subnet), &bad);
 	for (i = 0; i < sw->n_ports; i++) {
 		const struct rsw_topo_port *tp = &sw->ports[i];
 		const char *role = port_role_name(tp->role);
@@ -123,16 +94,18 @@ rsw_topology_show_json(const struct rsw_config *cfg)
 
 		if (tp->has_peer) {
 			peer = json_object();
-			topo_jset(peer, "name", json_string(tp->peer), &bad);
-			topo_jset(peer, "port", json_string(tp->peer_port), &bad);
-			topo_jset(peer, "ip", topo_jip(&tp->peer_ip), &bad);
+			rsw_cfg_json_set(peer, "name", json_string(tp->peer), &bad);
+			rsw_cfg_json_set(peer, "port", json_string(tp->peer_port), &bad);
+			rsw_cfg_json_set(peer, "ip", rsw_ip_json(&tp->peer_ip), &bad);
 		}
-		topo_jset(p, "name", json_string(cfg->ports[i].name), &bad);
-		topo_jset(p, "role", role != NULL ? json_string(role) : json_null(), &bad);
-		topo_jset(p, "ipv4", tp->has_ipv4 ? topo_jprefix(&tp->ipv4) : json_null(), &bad);
-		topo_jset(p, "derived", json_boolean(tp->has_ipv4 && !tp->explicit_ipv4), &bad);
-		topo_jset(p, "peer", peer, &bad);
-		topo_jappend(ports, p, &bad);
+		rsw_cfg_json_set(p, "name", json_string(cfg->ports[i].name), &bad);
+		rsw_cfg_json_set(p, "role", role != NULL ? json_string(role) : json_null(), &bad);
+		rsw_cfg_json_set(p, "ipv4", tp->has_ipv4 ? rsw_prefix_json(&tp->ipv4) : json_null(),
+				 &bad);
+		rsw_cfg_json_set(p, "derived", json_boolean(tp->has_ipv4 && !tp->explicit_ipv4),
+				 &bad);
+		rsw_cfg_json_set(p, "peer", peer, &bad);
+		rsw_cfg_json_append(ports, p, &bad);
 	}
 	/* The routes in effect: derived ones a static route did not replace. */
 	for (i = 0; i < cfg->n_routes; i++) {
@@ -144,18 +117,18 @@ rsw_topology_show_json(const struct rsw_config *cfg)
 		rt = json_object();
 		nh = json_array();
 		for (j = 0; j < r->n_nexthops; j++)
-			topo_jappend(nh, topo_jip(&r->nexthops[j]), &bad);
-		topo_jset(rt, "prefix", topo_jprefix(&r->prefix), &bad);
-		topo_jset(rt, "nexthops", nh, &bad);
-		topo_jset(rt, "port",
-			  r->has_port && r->port < cfg->n_ports
-				  ? json_string(cfg->ports[r->port].name)
-				  : json_null(),
-			  &bad);
-		topo_jappend(routes, rt, &bad);
+			rsw_cfg_json_append(nh, rsw_ip_json(&r->nexthops[j]), &bad);
+		rsw_cfg_json_set(rt, "prefix", rsw_prefix_json(&r->prefix), &bad);
+		rsw_cfg_json_set(rt, "nexthops", nh, &bad);
+		rsw_cfg_json_set(rt, "port",
+				 r->has_port && r->port < cfg->n_ports
+					 ? json_string(cfg->ports[r->port].name)
+					 : json_null(),
+				 &bad);
+		rsw_cfg_json_append(routes, rt, &bad);
 	}
-	topo_jset(o, "ports", ports, &bad);
-	topo_jset(o, "routes", routes, &bad);
+	rsw_cfg_json_set(o, "ports", ports, &bad);
+	rsw_cfg_json_set(o, "routes", routes, &bad);
 	free(sw);
 	if (bad) {
 		json_decref(o);

@@ -2,9 +2,9 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * What the files of topology/ share: the error helper, IPv4 arithmetic on struct rsw_prefix
- * (fabric.c) and the JSON helpers (show.c). Nothing outside topology/ includes it; the public
- * API is rsw_topology.h.
+ * What the files of topology/ share: the error helper and IPv4 arithmetic on struct
+ * rsw_prefix (fabric.c). Nothing outside topology/ includes it; the public API is
+ * rsw_topology.h.
  */
 
 #ifndef RSW_TOPOLOGY_PRIV_H
@@ -33,11 +33,5 @@ bool topo_prefix_equal(const struct rsw_prefix *a, const struct rsw_prefix *b);
 /* A leaf's <a>.<su>.<rail>.0/24. */
 void topo_leaf_subnet(const struct rsw_cfg_topology *t, uint32_t su, uint32_t rail,
 		      struct rsw_prefix *p);
-
-/* show.c: set o[k] = v or append v to a, setting *bad on any failure (v NULL included). */
-void topo_jset(json_t *o, const char *k, json_t *v, bool *bad);
-void topo_jappend(json_t *a, json_t *v, bool *bad);
-json_t *topo_jip(const struct rsw_ip *ip);
-json_t *topo_jprefix(const struct rsw_prefix *p);
 
 #endif /* RSW_TOPOLOGY_PRIV_H */
