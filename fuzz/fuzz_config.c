@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * libFuzzer target: the configuration loader (control/config.c, libyaml and
+ * libFuzzer target: the configuration loader (control/config/, libyaml and
  * the topology derivation) on arbitrary bytes. An accepted configuration is
  * turned back into JSON (`show config`) and serialised; a refused one must
  * carry a message. Nothing may crash or leak.

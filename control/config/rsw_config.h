@@ -3,7 +3,7 @@
 
 /*
  * The parsed configuration of one switch (../shared/CONFIG.md). The loader
- * (config.c, libyaml) fills it before rte_eal_init; the control thread builds
+ * (config/, libyaml) fills it before rte_eal_init; the control thread builds
  * the dataplane tables from it. Nothing here is read by a worker.
  */
 
@@ -25,9 +25,11 @@
 #define RSW_NAME_LEN      32      /* switch and port names, NUL included */
 #define RSW_DEVARGS_LEN   256
 #define RSW_PATH_LEN      108 /* sun_path */
-#define RSW_CFG_ERR_LEN   512
-#define RSW_SPEED_MIN_BPS 1000000ull      /* ports.speed range: 1M.. */
-#define RSW_SPEED_MAX_BPS 400000000000ull /* ..400G */
+#define RSW_CFG_MSG_LEN   512 /* one error line, NUL included */
+#define RSW_CFG_MAX_ERRS  20  /* error lines a load reports at most */
+#define RSW_CFG_ERR_LEN   ((RSW_CFG_MAX_ERRS + 1) * RSW_CFG_MSG_LEN) /* all, and "N more" */
+#define RSW_SPEED_MIN_BPS 1000000ull                                 /* ports.speed range: 1M.. */
+#define RSW_SPEED_MAX_BPS 400000000000ull                            /* ..400G */
 
 enum rsw_family {
 	RSW_AF_INET = 4,
@@ -244,7 +246,7 @@ enum rsw_topo_key {
 
 /*
  * topology: the fabric this switch sits in (CONFIG.md "Topology derivation"). The loader
- * parses it; topology.c checks it and derives ports' addresses and routes (rsw_topology.h).
+ * parses it; topology/ checks it and derives ports' addresses and routes (rsw_topology.h).
  */
 struct rsw_cfg_topology {
 	bool present;                    /* the section was given */
@@ -293,9 +295,13 @@ struct rsw_config {
  * @param path
  *   YAML file.
  * @param err
- *   On failure, receives "FILE:LINE: message" (or "FILE: message" when no line applies).
+ *   On failure, receives one line "FILE:LINE: message" (or "FILE: message" when no line
+ *   applies) per independent error, in file order, joined by '\n' (no trailing newline):
+ *   the first RSW_CFG_MAX_ERRS found, then "FILE: N more errors not shown" if there were
+ *   more. A file with one mistake gets exactly one line.
  * @param errlen
- *   Size of err (RSW_CFG_ERR_LEN is enough).
+ *   Size of err (RSW_CFG_ERR_LEN is enough; a smaller buffer gets the lines that fit, the
+ *   first one cut if need be).
  * @return
  *   A new configuration (free with rsw_config_free), or NULL on any error.
  */
@@ -336,6 +342,18 @@ const char *rsw_prefix_str(const struct rsw_prefix *p, char *buf, size_t len);
 
 /** Whether ip lies inside prefix p (same family, first p->len bits equal). */
 bool rsw_prefix_contains(const struct rsw_prefix *p, const struct rsw_ip *ip);
+
+/**
+ * Set o[k] = v, or append v to a, for the JSON dumps: on any failure (v NULL from a failed
+ * allocation, o or a NULL) v is released and *bad set, so that the caller can build a
+ * whole document and drop it once at the end.
+ */
+void rsw_cfg_json_set(json_t *o, const char *k, json_t *v, bool *bad);
+void rsw_cfg_json_append(json_t *a, json_t *v, bool *bad);
+
+/** An address or prefix as a JSON string ("10.0.0.1", "10.0.0.0/24"); NULL on ENOMEM. */
+json_t *rsw_ip_json(const struct rsw_ip *ip);
+json_t *rsw_prefix_json(const struct rsw_prefix *p);
 
 /**
  * Whether two routes need the same next-hop group: the same next hops in the same order,

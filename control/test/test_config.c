@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * Unit tests of the configuration loader (control/config.c): every rule of CONFIG.md with its
+ * Unit tests of the configuration loader (control/config/): every rule of CONFIG.md with its
  * exact "FILE:LINE: message", bad input first, then good configurations, the JSON view and the
  * files shipped in config/. Runs from control/test (meson workdir).
  */
@@ -926,6 +926,76 @@ test_trim_cnp(void **state)
 		   "t.yaml:6: missing required key 'sus' in 'topology'");
 }
 
+/* Every independent error of a file, one line each, in file order (not section order). */
+static void
+test_every_error(void **state)
+{
+	const char *first;
+	char yaml[4096];
+	size_t len = 0;
+	int i;
+
+	(void)state;
+	expect_err(
+		"qos:\n"
+		"  default_tc: 9\n"
+		"switch:\n"
+		"  name: s1\n"
+		"  idle_sleep_us: -1\n"
+		"ports:\n"
+		"  - { name: p0, devargs: net_tap0, ipv4: 10.0.1.254/24 }\n"
+		"  - { name: p1, devargs: net_tap1, mtu: 10 }\n"
+		"load_balance:\n"
+		"  mode: random\n"
+		"control:\n"
+		"  telemetry: maybe\n",
+		"t.yaml:2: 'default_tc' must be between 0 and 7 (got 9)\n"
+		"t.yaml:5: 'idle_sleep_us' must be between 0 and 1000000 (got -1)\n"
+		"t.yaml:8: 'mtu' must be between 68 and 9000 (got 10)\n"
+		"t.yaml:10: unknown load-balance mode 'random' (hash | spray | adaptive | flowlet)\n"
+		"t.yaml:12: 'telemetry' must be true or false (got 'maybe')");
+	/* Routes: each one's error, and the duplicate among the good ones. */
+	expect_err(
+		HEAD "routes:\n"
+		     "  - { prefix: 10.9.0.0/16, nexthops: [10.0.1.1] }\n"
+		     "  - { prefix: 10.8.0.0/33, nexthops: [10.0.1.1] }\n"
+		     "  - { prefix: 10.7.0.0/16, nexthops: [10.0.9.1] }\n"
+		     "  - { prefix: 10.9.0.0/16, nexthops: [10.0.1.2] }\n",
+		"t.yaml:8: 'prefix' must be an address/length like 10.9.0.0/16 or fd00:9::/48 "
+		"(got '10.8.0.0/33')\n"
+		"t.yaml:9: next hop 10.0.9.1 is not resolvable: it is in no port's subnet and is "
+		"not a static neighbor\n"
+		"t.yaml:10: duplicate route 10.9.0.0/16 (first at line 7)");
+	/* A bad port: neighbours and routes, which refer to ports, are not checked. */
+	expect_err(
+		"switch:\n  name: s1\nports:\n  - { name: p0, devargs: net_tap0, ipv4: 10.0.1.0/24 }\n"
+		"neighbors:\n  - { ip: 10.0.1.1, mac: \"02:00:00:00:00:01\", port: p0 }\n"
+		"routes:\n  - { prefix: 10.9.0.0/16, nexthops: [10.0.1.1] }\n",
+		"t.yaml:4: 'ipv4' 10.0.1.0/24 is the subnet's network address; give the "
+		"switch's own address in 10.0.1.0/24");
+	/* A port that failed is not compared with: p0 again is one error, not two. */
+	expect_err("switch:\n  name: s1\nports:\n  - { name: p0 }\n"
+		   "  - { name: p0, devargs: net_tap0 }\n",
+		   "t.yaml:4: missing required key 'devargs' in 'ports'");
+	/* A missing section is reported when nothing else is wrong. */
+	expect_err("switch:\n  name: s1\nqos:\n  trust: none\n",
+		   "t.yaml:4: 'trust' must be dscp | pcp (got 'none')");
+	/* At most RSW_CFG_MAX_ERRS lines, then how many more. */
+	len = (size_t)snprintf(yaml, sizeof(yaml), HEAD "routes:\n");
+	for (i = 0; i < RSW_CFG_MAX_ERRS + 3; i++)
+		len += (size_t)snprintf(yaml + len, sizeof(yaml) - len,
+					"  - { prefix: 10.%d.0.0/16, nexthops: [10.0.1.1], "
+					"weights: [0] }\n",
+					i + 10);
+	assert_null(load(yaml));
+	for (i = 0, len = 0; err[len] != '\0'; len++)
+		i += err[len] == '\n';
+	assert_int_equal(i, RSW_CFG_MAX_ERRS);
+	first = "t.yaml:7: 'weights' must be between 1 and 1000 (got 0)\n";
+	assert_memory_equal(err, first, strlen(first));
+	assert_string_equal(strrchr(err, '\n') + 1, "t.yaml: 3 more errors not shown");
+}
+
 static void
 test_load_file_errors(void **state)
 {
@@ -1763,6 +1833,7 @@ main(void)
 		cmocka_unit_test(test_qos_ecn_bad),
 		cmocka_unit_test(test_qos_pfcwd_bad),
 		cmocka_unit_test(test_trim_cnp),
+		cmocka_unit_test(test_every_error),
 		cmocka_unit_test(test_load_file_errors),
 		cmocka_unit_test(test_parse_rate),
 		cmocka_unit_test(test_parse_size),

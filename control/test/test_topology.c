@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * Unit tests of the fabric topology (control/topology.c and its use by the loader): every
+ * Unit tests of the fabric topology (control/topology/ and its use by the loader): every
  * error with its exact "FILE:LINE: message", bad input first; then the derivation of both
  * designs against hand-computed tables of port addresses, /31s and routes; explicit
  * addresses and static routes winning; the planner's and `show topology`'s JSON; the

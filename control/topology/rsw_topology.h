@@ -5,7 +5,7 @@
  * Fabric topology (CONFIG.md "Topology derivation", docs/topology.md): from `topology:` and
  * the roles of this switch's ports, derive the ports' addresses, their peers and the routes
  * of this switch, and plan the whole fabric (`railctl plan`). Pure computation on a parsed
- * configuration: no DPDK, no I/O. The loader (config.c) applies the derivation at load time,
+ * configuration: no DPDK, no I/O. The loader (config/) applies the derivation at load time,
  * so the rest of railsw sees ordinary port addresses and static routes. Nothing here runs in
  * a worker.
  *
@@ -34,7 +34,7 @@
 /* A topology error: the message and the line it belongs to (0: none). */
 struct rsw_topo_error {
 	int line;
-	char msg[RSW_CFG_ERR_LEN];
+	char msg[RSW_CFG_MSG_LEN];
 };
 
 /* One port of this switch as the topology sees it. */
