@@ -88,7 +88,7 @@ if [ ${#modules[@]} -gt 0 ]; then
 		}' "${modules[@]}") && [ -n "$out" ]; then
 		printf '%s\n' "$out" >&2
 		problem "forbidden tokens above: modules return errors and log with RTE_LOG;" \
-			"only control/main.c and control/client/railctl.c may exit or print"
+			"only control/main.c and control/client/ may exit or print"
 	fi
 fi
 

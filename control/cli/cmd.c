@@ -178,7 +178,7 @@ join_words(char *dst, size_t dstlen, char **words, int n)
 json_t *
 rsw_cmd_error(const char *fmt, ...)
 {
-	char msg[512];
+	char msg[16384]; /* room for every line of a multi-error reload */
 	json_t *o, *str;
 	va_list ap;
 	size_t i;
