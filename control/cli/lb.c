@@ -25,6 +25,7 @@ static const struct rsw_field_def group_fields[] = {
 const struct rsw_table_def rsw_table_lb_groups = {
 	.command = "show lb",
 	.key = "groups",
+	.nested = "members",
 	.fields = group_fields,
 	.n_fields = RSW_TABLE_N_FIELDS(group_fields),
 };

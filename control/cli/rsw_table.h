@@ -45,6 +45,7 @@ struct rsw_table_def {
 	const char *key;           /* the JSON member the rows live in: "ports", "groups.members" */
 	const char *metric_prefix; /* after "railsw_" in metric names: "", "pg_", ... */
 	const struct rsw_table_def *parent; /* nested table: the table whose rows hold it */
+	const char *nested;                 /* the member of the rows holding a nested table */
 	const struct rsw_field_def *fields;
 	unsigned int n_fields;
 };

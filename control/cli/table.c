@@ -2,9 +2,9 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * The table definitions' helpers (rsw_table.h): the list `describe` prints, lookups, the
- * row builder every `show` command goes through, and the table of `show icmp`, whose
- * command neigh/icmp.c registers from the same X-macro.
+ * The table definitions' helpers (rsw_table.h): field lookups, the row builder every `show`
+ * command goes through, and the table of `show icmp`, whose command neigh/icmp.c registers
+ * from the same X-macro. The list of every table is catalog.c's.
  */
 
 #include <string.h>
@@ -26,12 +26,6 @@ const struct rsw_table_def rsw_table_icmp = {
 	.key = "icmp",
 	.fields = icmp_fields,
 	.n_fields = RSW_TABLE_N_FIELDS(icmp_fields),
-};
-
-const struct rsw_table_def *const rsw_tables[] = {
-	&rsw_table_ports,  &rsw_table_queues,    &rsw_table_pfc,       &rsw_table_buffer,
-	&rsw_table_pgs,    &rsw_table_drops,     &rsw_table_lb_groups, &rsw_table_lb_members,
-	&rsw_table_routes, &rsw_table_neighbors, &rsw_table_icmp,      NULL,
 };
 
 const char *
@@ -61,33 +55,11 @@ rsw_table_field(const struct rsw_table_def *t, const char *name)
 	return NULL;
 }
 
-const struct rsw_table_def *
-rsw_table_find(const char *command, const char *key)
-{
-	unsigned int i;
-
-	for (i = 0; rsw_tables[i] != NULL; i++)
-		if (strcmp(rsw_tables[i]->command, command) == 0 &&
-		    strcmp(rsw_tables[i]->key, key) == 0)
-			return rsw_tables[i];
-	return NULL;
-}
-
-/* Whether name is the member of t's rows that holds a nested table. */
+/* Whether name is the member of t's rows that holds its nested table. */
 static bool
 is_nested(const struct rsw_table_def *t, const char *name)
 {
-	size_t klen = strlen(t->key);
-	unsigned int i;
-
-	for (i = 0; rsw_tables[i] != NULL; i++) {
-		const struct rsw_table_def *c = rsw_tables[i];
-
-		if (c->parent == t && strncmp(c->key, t->key, klen) == 0 && c->key[klen] == '.' &&
-		    strcmp(c->key + klen + 1, name) == 0)
-			return true;
-	}
-	return false;
+	return t->nested != NULL && strcmp(t->nested, name) == 0;
 }
 
 json_t *
@@ -121,42 +93,4 @@ rsw_row(const struct rsw_table_def *t, json_t *o)
 	}
 	json_decref(o);
 	return row;
-}
-
-/* One table of `describe`: {"command","key","fields":[{"name","kind","unit","help"}]}. */
-static json_t *
-describe_table(const struct rsw_table_def *d)
-{
-	json_t *fields = json_array();
-	unsigned int j;
-
-	if (fields == NULL)
-		return NULL;
-	for (j = 0; j < d->n_fields; j++) {
-		const struct rsw_field_def *f = &d->fields[j];
-
-		if (json_array_append_new(fields, json_pack("{s:s, s:s, s:s, s:s}", "name", f->name,
-							    "kind", rsw_field_kind_name(f->kind),
-							    "unit", f->unit, "help", f->help)) !=
-		    0) {
-			json_decref(fields);
-			return NULL;
-		}
-	}
-	return json_pack("{s:s, s:s, s:o}", "command", d->command, "key", d->key, "fields", fields);
-}
-
-json_t *
-rsw_tables_describe(void)
-{
-	json_t *tables = json_array();
-	unsigned int i;
-
-	for (i = 0; tables != NULL && rsw_tables[i] != NULL; i++) {
-		if (json_array_append_new(tables, describe_table(rsw_tables[i])) != 0) {
-			json_decref(tables);
-			return NULL;
-		}
-	}
-	return tables ? json_pack("{s:o}", "tables", tables) : NULL;
 }
