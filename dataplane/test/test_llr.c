@@ -1,0 +1,1059 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The railsw authors */
+
+/*
+ * Unit tests of Link-Level Retry (dataplane/link/rsw_llr.h, llr_shim.h): the shim's
+ * encoding and every way a frame can be bad, then the TX and RX state machines of two
+ * ports joined by a simulated wire on a simulated clock (losses, a lost NACK, a lost
+ * tail, duplicates, wrap-around, replay limit to FLUSH, re-init, the fallbacks), a
+ * randomized run of 100,000 frames over a lossy and corrupting wire, and the mbuf layer's
+ * reference counting.
+ */
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* cmocka needs stdarg, stddef and setjmp first. */
+#include <cmocka.h>
+
+#include "rsw_llr.h"
+#include "test_common.h"
+
+/* --- The shim ------------------------------------------------------------------------ */
+
+static const uint8_t mac_a[6] = {0x02, 0, 0, 0, 0, 0x0a};
+static const uint8_t mac_b[6] = {0x02, 0, 0, 0, 0, 0x0b};
+
+/* A plain IPv4-ish frame of len bytes at buf + RSW_LLR_SHIM_LEN (room for the shim). */
+static void
+plain_frame(uint8_t *buf, size_t len, int vlan)
+{
+	uint8_t *f = buf + RSW_LLR_SHIM_LEN;
+	size_t i;
+
+	memcpy(f, mac_b, 6);
+	memcpy(f + 6, mac_a, 6);
+	i = 12;
+	if (vlan) {
+		f[i++] = 0x81;
+		f[i++] = 0x00;
+		f[i++] = 0x60;
+		f[i++] = 0x05;
+	}
+	f[i++] = 0x08;
+	f[i++] = 0x00;
+	for (; i < len; i++)
+		f[i] = (uint8_t)(i * 7 + 3);
+}
+
+static void
+test_crc32c(void **state)
+{
+	(void)state;
+	/* The CRC32C check value (RFC 3720 B.4 and every CRC catalogue). */
+	assert_int_equal(rsw_llr_crc32c("123456789", 9), 0xE3069283);
+	assert_int_equal(rsw_llr_crc32c("", 0), 0);
+}
+
+static void
+test_shim_bad_input(void **state)
+{
+	uint8_t buf[128] = {0};
+	struct rsw_llr_hdr h;
+	size_t len;
+	int r;
+
+	(void)state;
+	/* Too short to have an EtherType; a tag without the EtherType after it. */
+	assert_int_equal(rsw_llr_shim_decode(buf, 0, &h), RSW_LLR_SHIM_NOT_LLR);
+	assert_int_equal(rsw_llr_shim_decode(buf, 13, &h), RSW_LLR_SHIM_NOT_LLR);
+	buf[12] = 0x81;
+	assert_int_equal(rsw_llr_shim_decode(buf, 17, &h), RSW_LLR_SHIM_NOT_LLR);
+	assert_int_equal(rsw_llr_shim_encap(buf, 13, 0), -EINVAL);
+	/* Control frames: only control types and known flags. */
+	assert_int_equal(rsw_llr_ctl_encode(buf, mac_b, mac_a, RSW_LLR_T_DATA, 0, 1), -EINVAL);
+	assert_int_equal(rsw_llr_ctl_encode(buf, mac_b, mac_a, 9, 0, 1), -EINVAL);
+	assert_int_equal(rsw_llr_ctl_encode(buf, mac_b, mac_a, RSW_LLR_T_ACK, 0x80, 1), -EINVAL);
+
+	/* Every truncation of a good DATA frame is malformed, never decoded. */
+	plain_frame(buf, 80, 0);
+	r = rsw_llr_shim_encap(buf, 80, 7);
+	assert_int_equal(r, 96);
+	for (len = 14; len < 96; len++)
+		assert_int_equal(rsw_llr_shim_decode(buf, len, &h), RSW_LLR_SHIM_MALFORMED);
+	assert_int_equal(rsw_llr_shim_decode(buf, 96, &h), RSW_LLR_SHIM_OK);
+
+	/* A wrong version or type, found before the checksum. */
+	buf[14] = (uint8_t)((2 << 4) | RSW_LLR_T_DATA);
+	assert_int_equal(rsw_llr_shim_decode(buf, 96, &h), RSW_LLR_SHIM_MALFORMED);
+	buf[14] = (uint8_t)((RSW_LLR_VERSION << 4) | 0);
+	assert_int_equal(rsw_llr_shim_decode(buf, 96, &h), RSW_LLR_SHIM_MALFORMED);
+}
+
+/* A flipped bit anywhere in an LLR frame is never taken for a good frame. */
+static void
+test_shim_every_bit(void **state)
+{
+	uint8_t buf[128], ref[128];
+	struct rsw_llr_hdr h;
+	size_t bit;
+	int len;
+
+	(void)state;
+	plain_frame(buf, 64, 1);
+	len = rsw_llr_shim_encap(buf, 64, 0x01020304);
+	assert_int_equal(len, 80);
+	memcpy(ref, buf, sizeof(ref));
+	for (bit = 0; bit < (size_t)len * 8; bit++) {
+		memcpy(buf, ref, sizeof(buf));
+		buf[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+		assert_int_not_equal(rsw_llr_shim_decode(buf, (size_t)len, &h), RSW_LLR_SHIM_OK);
+	}
+	len = rsw_llr_ctl_encode(buf, mac_b, mac_a, RSW_LLR_T_NACK, RSW_LLR_F_REINIT, 5);
+	assert_int_equal(len, RSW_LLR_CTL_MIN);
+	memcpy(ref, buf, sizeof(ref));
+	/* The covered part is everything up to the end of the shim; the padding is not. */
+	for (bit = 0; bit < RSW_LLR_CTL_LEN * 8; bit++) {
+		memcpy(buf, ref, sizeof(buf));
+		buf[bit / 8] ^= (uint8_t)(1u << (bit % 8));
+		assert_int_not_equal(rsw_llr_shim_decode(buf, (size_t)len, &h), RSW_LLR_SHIM_OK);
+	}
+	memcpy(buf, ref, sizeof(buf));
+	buf[RSW_LLR_CTL_MIN - 1] ^= 1;
+	assert_int_equal(rsw_llr_shim_decode(buf, (size_t)len, &h), RSW_LLR_SHIM_OK);
+}
+
+static void
+test_shim_roundtrip(void **state)
+{
+	uint8_t buf[256], ref[256];
+	struct rsw_llr_hdr h;
+	int vlan, len;
+	size_t plen;
+
+	(void)state;
+	for (vlan = 0; vlan < 2; vlan++) {
+		plain_frame(buf, 100, vlan);
+		memcpy(ref, buf, sizeof(ref));
+		len = rsw_llr_shim_encap(buf, 100, 0xFFFFFFFF);
+		assert_int_equal(len, 116);
+		assert_int_equal(buf[12 + 4 * vlan], 0x88);
+		assert_int_equal(buf[13 + 4 * vlan], 0xB5);
+		/* Padding after the frame (a PMD's, the peer's) is ignored. */
+		memset(buf + 116, 0xee, 20);
+		assert_int_equal(rsw_llr_shim_decode(buf, 136, &h), RSW_LLR_SHIM_OK);
+		assert_int_equal(h.type, RSW_LLR_T_DATA);
+		assert_int_equal(h.seq, 0xFFFFFFFF);
+		assert_int_equal(h.ethertype, 0x0800);
+		assert_int_equal(h.off, 12 + 4 * vlan);
+		assert_int_equal(h.len, 100 - 14 - 4 * vlan);
+		plen = rsw_llr_shim_decap(buf, &h);
+		assert_int_equal(plen, 100);
+		assert_memory_equal(buf + RSW_LLR_SHIM_LEN, ref + RSW_LLR_SHIM_LEN, 100);
+	}
+	/* A plain frame is not an LLR frame. */
+	plain_frame(buf, 100, 0);
+	assert_int_equal(rsw_llr_shim_decode(buf + RSW_LLR_SHIM_LEN, 100, &h),
+			 RSW_LLR_SHIM_NOT_LLR);
+	/* Control frames. */
+	len = rsw_llr_ctl_encode(buf, mac_b, mac_a, RSW_LLR_T_INIT_ECHO, 0, 42);
+	assert_int_equal(rsw_llr_shim_decode(buf, (size_t)len, &h), RSW_LLR_SHIM_OK);
+	assert_int_equal(h.type, RSW_LLR_T_INIT_ECHO);
+	assert_int_equal(h.seq, 42);
+	assert_memory_equal(buf, mac_b, 6);
+	assert_memory_equal(buf + 6, mac_a, 6);
+}
+
+/* --- A simulated link ---------------------------------------------------------------- */
+
+#define WIRE_MAX 8192
+#define N_FR     4096
+
+/* A frame of the simulation: the ring's reference is counted in refs. */
+struct tframe {
+	uint32_t id;
+	int refs;
+};
+
+struct tpkt {
+	uint64_t at;            /* arrival time */
+	struct rsw_llr_hdr hdr; /* seq, type, flags */
+	struct tframe *f;       /* DATA */
+	int bad;                /* corrupted on the wire */
+};
+
+struct wire {
+	struct tpkt q[WIRE_MAX];
+	uint32_t head, tail;
+	uint64_t latency;
+	/* Losses: by DATA sequence (once each), by control type (the next k), or everything. */
+	uint32_t lose_seq[16];
+	int n_lose_seq;
+	uint8_t lose_ctl_type;
+	int lose_ctl_count;
+	int dead;
+	int dup_seq_set;
+	uint32_t dup_seq; /* DATA with this sequence arrives twice (once) */
+	/* Randomized faults. */
+	uint64_t rng;
+	double p_loss, p_bad;
+	uint64_t lost, corrupted;
+};
+
+struct end {
+	struct rsw_llr *l;
+	struct wire *out; /* what this end sends */
+	uint32_t delivered[N_FR * 32];
+	uint32_t n_delivered;
+	uint64_t released;
+};
+
+static struct tframe frames[N_FR];
+
+static void
+release_cb(void *arg, void **h, unsigned int n)
+{
+	struct end *e = arg;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		struct tframe *f = h[i];
+
+		assert_true(f->refs > 0);
+		f->refs--;
+	}
+	e->released += n;
+}
+
+static struct rsw_llr *
+llr_new(const struct rsw_llr_params *p, struct end *e)
+{
+	struct rsw_llr *l = calloc(1, rsw_llr_mem_size(p->frames_max));
+
+	assert_non_null(l);
+	assert_int_equal(rsw_llr_init(l, p, release_cb, e), 0);
+	return l;
+}
+
+static uint64_t
+xrand(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+static int
+chance(struct wire *w, double p)
+{
+	return p > 0 && (double)(xrand(&w->rng) >> 11) * 0x1.0p-53 < p;
+}
+
+static void
+wire_put(struct wire *w, const struct tpkt *p, uint64_t now)
+{
+	int i;
+
+	if (w->dead)
+		return;
+	if (p->hdr.type == RSW_LLR_T_DATA) {
+		for (i = 0; i < w->n_lose_seq; i++) {
+			if (w->lose_seq[i] == p->hdr.seq) {
+				w->lose_seq[i] = w->lose_seq[--w->n_lose_seq];
+				return;
+			}
+		}
+	} else if (w->lose_ctl_count > 0 && p->hdr.type == w->lose_ctl_type) {
+		w->lose_ctl_count--;
+		return;
+	}
+	if (chance(w, w->p_loss)) {
+		w->lost++;
+		return;
+	}
+	assert_true(w->tail - w->head < WIRE_MAX);
+	w->q[w->tail % WIRE_MAX] = *p;
+	w->q[w->tail % WIRE_MAX].at = now + w->latency;
+	if (chance(w, w->p_bad)) {
+		w->q[w->tail % WIRE_MAX].bad = 1;
+		w->corrupted++;
+	}
+	w->tail++;
+	if (w->dup_seq_set && p->hdr.type == RSW_LLR_T_DATA && p->hdr.seq == w->dup_seq) {
+		w->dup_seq_set = 0;
+		wire_put(w, p, now);
+	}
+}
+
+/* Send one new frame from e (f gets the ring's reference). @return the verdict. */
+static enum rsw_llr_tx_verdict
+send_new(struct end *e, struct tframe *f, uint64_t now)
+{
+	struct tpkt p = {0};
+	enum rsw_llr_tx_verdict v;
+	uint32_t seq;
+
+	v = rsw_llr_tx_data(e->l, f, 1000, now, &seq);
+	if (v == RSW_LLR_TX_SEQ) {
+		f->refs++;
+		p.hdr.type = RSW_LLR_T_DATA;
+		p.hdr.seq = seq;
+		p.f = f;
+		wire_put(e->out, &p, now);
+	}
+	return v;
+}
+
+/* Run e's timers and put what it sends on its wire. */
+static void
+poll_end(struct end *e, uint64_t now)
+{
+	struct rsw_llr_emit em[64];
+	unsigned int n, i;
+
+	do {
+		n = rsw_llr_poll(e->l, now, em, RTE_DIM(em));
+		for (i = 0; i < n; i++) {
+			struct tpkt p = {0};
+
+			p.hdr.type = em[i].type;
+			p.hdr.flags = em[i].flags;
+			p.hdr.seq = em[i].seq;
+			p.f = em[i].h;
+			if (p.f != NULL)
+				assert_true(p.f->refs == 1); /* a replay is the ring's frame */
+			wire_put(e->out, &p, now);
+		}
+	} while (n == RTE_DIM(em));
+}
+
+/* Deliver to e what has arrived on w by now. */
+static void
+deliver(struct wire *w, struct end *e, uint64_t now)
+{
+	while (w->head != w->tail && w->q[w->head % WIRE_MAX].at <= now) {
+		struct tpkt *p = &w->q[w->head % WIRE_MAX];
+
+		w->head++;
+		if (p->bad) {
+			rsw_llr_rx_bad(e->l, now);
+			continue;
+		}
+		if (p->hdr.type != RSW_LLR_T_DATA) {
+			rsw_llr_rx_ctl(e->l, &p->hdr, now);
+			continue;
+		}
+		if (rsw_llr_rx_data(e->l, p->hdr.seq, 1000, now) == RSW_LLR_RX_ACCEPT) {
+			assert_true(e->n_delivered < RTE_DIM(e->delivered));
+			e->delivered[e->n_delivered++] = p->f->id;
+		}
+	}
+}
+
+struct link {
+	struct wire ab, ba;
+	struct end a, b;
+	uint64_t now;
+};
+
+static struct link *lk;
+
+static void
+link_setup(const struct rsw_llr_params *p)
+{
+	uint32_t i;
+
+	lk = calloc(1, sizeof(*lk));
+	assert_non_null(lk);
+	lk->ab.latency = lk->ba.latency = 2000; /* 2 µs each way */
+	lk->a.out = &lk->ab;
+	lk->b.out = &lk->ba;
+	lk->a.l = llr_new(p, &lk->a);
+	lk->b.l = llr_new(p, &lk->b);
+	for (i = 0; i < N_FR; i++) {
+		frames[i].id = i;
+		frames[i].refs = 0;
+	}
+	lk->now = 1000000;
+}
+
+static void
+link_free(void)
+{
+	free(lk->a.l);
+	free(lk->b.l);
+	free(lk);
+	lk = NULL;
+}
+
+/* Advance the simulated clock by dt in steps of 1 µs, everything polled each step. */
+static void
+run(uint64_t dt)
+{
+	uint64_t end = lk->now + dt;
+
+	while (lk->now < end) {
+		lk->now += 1000;
+		deliver(&lk->ab, &lk->b, lk->now);
+		deliver(&lk->ba, &lk->a, lk->now);
+		poll_end(&lk->a, lk->now);
+		poll_end(&lk->b, lk->now);
+	}
+}
+
+static void
+default_params(struct rsw_llr_params *p)
+{
+	rsw_llr_params_default(p);
+}
+
+/* Both ends enabled and the handshake done both ways. */
+static void
+link_up(const struct rsw_llr_params *p)
+{
+	link_setup(p);
+	rsw_llr_start(lk->a.l, lk->now);
+	rsw_llr_start(lk->b.l, lk->now);
+	assert_int_equal(lk->a.l->tx_state, RSW_LLR_TX_INIT);
+	run(20000);
+	assert_int_equal(lk->a.l->tx_state, RSW_LLR_TX_ADVANCE);
+	assert_int_equal(lk->b.l->tx_state, RSW_LLR_TX_ADVANCE);
+	assert_int_equal(lk->a.l->rx_state, RSW_LLR_RX_SEND_ACKS);
+	assert_int_equal(lk->b.l->rx_state, RSW_LLR_RX_SEND_ACKS);
+}
+
+/* Send frames [first, first + n) from a, one per µs. */
+static void
+send_range(uint32_t first, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		assert_int_equal(send_new(&lk->a, &frames[first + i], lk->now), RSW_LLR_TX_SEQ);
+		run(1000);
+	}
+}
+
+/* b got [0, n) exactly once and in order; a's ring is empty and every reference back. */
+static void
+assert_delivered_all(uint32_t n)
+{
+	uint32_t i;
+
+	assert_int_equal(lk->b.n_delivered, n);
+	for (i = 0; i < n; i++)
+		assert_int_equal(lk->b.delivered[i], i);
+	assert_int_equal(lk->a.l->ctr[RSW_LLR_replay_buffer_frames], 0);
+	assert_int_equal(lk->a.l->ctr[RSW_LLR_replay_buffer_bytes], 0);
+	assert_int_equal(lk->a.released, n);
+	for (i = 0; i < n; i++)
+		assert_int_equal(frames[i].refs, 0);
+	assert_int_equal(lk->a.l->ctr[RSW_LLR_tx_frames], n);
+	assert_int_equal(lk->b.l->ctr[RSW_LLR_rx_frames], n);
+}
+
+static void
+test_in_order(void **state)
+{
+	struct rsw_llr_params p;
+
+	(void)state;
+	default_params(&p);
+	link_up(&p);
+	assert_int_equal(lk->a.l->ctr[RSW_LLR_inits_tx], 1);
+	assert_int_equal(lk->b.l->ctr[RSW_LLR_init_echoes_tx], 1);
+	send_range(0, 20);
+	/* Before the ACKs come back, the frames wait in the ring. */
+	run(100000);
+	assert_delivered_all(20);
+	assert_int_equal(lk->a.l->ctr[RSW_LLR_tx_replayed], 0);
+	assert_int_equal(lk->b.l->ctr[RSW_LLR_nacks_tx], 0);
+	assert_int_equal(lk->b.l->ctr[RSW_LLR_rx_missing_seq], 0);
+	/* ACKs: every 2048 B (two 1000-byte frames... three), and by time for the last. */
+	assert_true(lk->b.l->ctr[RSW_LLR_acks_tx] >= 7);
+	assert_int_equal(lk->a.l->ctr[RSW_LLR_acks_rx], lk->b.l->ctr[RSW_LLR_acks_tx]);
+	link_free();
+}
+
+static void
+test_one_loss(void **state)
+{
+	struct rsw_llr_params p;
+
+	(void)state;
+	default_params(&p);
+	link_up(&p);
+	lk->ab.lose_seq[lk->ab.n_lose_seq++] = 3;
+	send_range(0, 10);
+	run(100000);
+	assert_delivered_all(10);
+	assert_int_equal(lk->b.l->ctr[RSW_LLR_nacks_tx], 1);
+	assert_int_equal(lk->a.l->ctr[RSW_LLR_nacks_rx], 1);
+	assert_true(lk->b.l->ctr[RSW_LLR_rx_missing_seq] >= 1);
+	/* Go back N: frame 3 and everything sent after it until the NACK came. */
+	assert_int_equal(lk->a.l->ctr[RSW_LLR_tx_replayed],
+			 lk->b.l->ctr[RSW_LLR_rx_missing_seq] + 1);
+	assert_int_equal(lk->a.l->ctr[RSW_LLR_tx_replay_timeouts], 0);
+	assert_int_equal(lk->a.l->tx_state, RSW_LLR_TX_ADVANCE);
+	link_free();
+}
+
+static void
+test_burst_loss(void **state)
+{
+	struct rsw_llr_params p;
+	uint32_t s;
+
+	(void)state;
+	default_params(&p);
+	link_up(&p);
+	for (s = 4; s < 9; s++)
+		lk->ab.lose_seq[lk->ab.n_lose_seq++] = s;
+	send_range(0, 30);
+	run(100000);
+	assert_delivered_all(30);
+	assert_int_equal(lk->b.l->ctr[RSW_LLR_nacks_tx], 1);
+	assert_int_equal(lk->a.l->ctr[RSW_LLR_tx_replay_timeouts], 0);
+	assert_true(lk->a.l->ctr[RSW_LLR_tx_replayed] >= 5);
+	link_free();
+}
+
+static void
+test_lost_nack(void **state)
+{
+	struct rsw_llr_params p;
+
+	(void)state;
+	default_params(&p);
+	link_up(&p);
+	lk->ab.lose_seq[lk->ab.n_lose_seq++] = 2;
+	lk->ba.lose_ctl_type = RSW_LLR_T_NACK;
+	lk->ba.lose_ctl_count = 1;
+	send_range(0, 10);
+	/* No NACK arrives and b stays silent: only the replay timer can recover. */
+	run(p.replay_timeout_ns / 2);
+	assert_int_equal(lk->b.n_delivered, 2);
+	assert_int_equal(lk->b.l->rx_state, RSW_LLR_RX_NACK_SENT);
+	run(p.replay_timeout_ns * 2);
+	assert_delivered_all(10);
+	assert_int_equal(lk->a.l->ctr[RSW_LLR_nacks_rx], 0);
+	assert_int_equal(lk->a.l->ctr[RSW_LLR_tx_replay_timeouts], 1);
+	link_free();
+}
+
+static void
+test_lost_tail(void **state)
+{
+	struct rsw_llr_params p;
+
+	(void)state;
+	default_params(&p);
+	link_up(&p);
+	lk->ab.lose_seq[lk->ab.n_lose_seq++] = 9;
+	send_range(0, 10);
+	run(p.replay_timeout_ns / 2);
+	/* Nothing follows the lost frame, so no gap is seen and no NACK sent. */
+	assert_int_equal(lk->b.n_delivered, 9);
+	assert_int_equal(lk->b.l->ctr[RSW_LLR_nacks_tx], 0);
+	assert_int_equal(lk->a.l->ctr[RSW_LLR_replay_buffer_frames], 1);
+	run(p.replay_timeout_ns * 2);
+	assert_delivered_all(10);
+	assert_int_equal(lk->a.l->ctr[RSW_LLR_tx_replay_timeouts], 1);
+	assert_int_equal(lk->a.l->ctr[RSW_LLR_tx_replayed], 1);
+	link_free();
+}
+
+static void
+test_duplicates(void **state)
+{
+	struct rsw_llr_params p;
+
+	(void)state;
+	default_params(&p);
+	link_up(&p);
+	lk->ab.dup_seq_set = 1;
+	lk->ab.dup_seq = 4;
+	/* A lost ACK: a replays frames b has; b drops them and ACKs again. */
+	lk->ba.lose_ctl_type = RSW_LLR_T_ACK;
+	lk->ba.lose_ctl_count = 100;
+	send_range(0, 8);
+	run(p.replay_timeout_ns / 2);
+	assert_int_equal(lk->a.l->ctr[RSW_LLR_replay_buffer_frames], 8);
+	lk->ba.lose_ctl_count = 0;
+	run(p.replay_timeout_ns * 2);
+	assert_delivered_all(8);
+	assert_true(lk->b.l->ctr[RSW_LLR_rx_duplicate_seq] >= 1 + 8);
+	assert_int_equal(lk->a.l->ctr[RSW_LLR_tx_replay_timeouts], 1);
+	assert_int_equal(lk->a.l->ctr[RSW_LLR_tx_replayed], 8);
+	assert_int_equal(lk->b.l->ctr[RSW_LLR_nacks_tx], 0);
+	link_free();
+}
+
+static void
+test_wrap(void **state)
+{
+	struct rsw_llr_params p;
+
+	(void)state;
+	default_params(&p);
+	p.initial_seq = UINT32_MAX - 4;
+	link_up(&p);
+	lk->ab.lose_seq[lk->ab.n_lose_seq++] = UINT32_MAX;
+	lk->ab.lose_seq[lk->ab.n_lose_seq++] = 1;
+	send_range(0, 12);
+	run(200000);
+	assert_delivered_all(12);
+	assert_int_equal(lk->a.l->next_seq, 12 - 5);
+	assert_int_equal(lk->b.l->rx_expected, 12 - 5);
+	assert_int_equal(lk->ab.n_lose_seq, 0); /* both were lost */
+	assert_true(lk->b.l->ctr[RSW_LLR_nacks_tx] >= 1);
+	link_free();
+}
+
+/* A dead wire: replays up to the limit, then FLUSH and INIT again; healing it re-inits. */
+static void
+test_replay_limit_flush_reinit(void **state)
+{
+	struct rsw_llr_params p;
+	uint32_t i;
+
+	(void)state;
+	default_params(&p);
+	p.data_age_timeout_ns = 1000ull * 1000 * 1000;
+	link_up(&p);
+	send_range(0, 3);
+	run(50000);
+	assert_delivered_all(3);
+	lk->ab.dead = 1;
+	send_range(3, 5);
+	run(p.replay_timeout_ns * (p.replay_count_max + 1) + 50000);
+	assert_int_equal(lk->a.l->ctr[RSW_LLR_tx_replay_timeouts], p.replay_count_max + 1);
+	assert_int_equal(lk->a.l->ctr[RSW_LLR_tx_replayed], 5 * p.replay_count_max);
+	assert_int_equal(lk->a.l->ctr[RSW_LLR_tx_flushes], 1);
+	assert_int_equal(lk->a.l->ctr[RSW_LLR_tx_flushed_frames], 5);
+	assert_int_equal(lk->a.l->tx_state, RSW_LLR_TX_INIT);
+	assert_int_equal(lk->a.l->ctr[RSW_LLR_replay_buffer_frames], 0);
+	for (i = 0; i < 8; i++)
+		assert_int_equal(frames[i].refs, 0);
+	/* While in INIT, frames go out best-effort, without a sequence. */
+	assert_int_equal(send_new(&lk->a, &frames[8], lk->now), RSW_LLR_TX_PLAIN);
+	assert_int_equal(lk->a.l->ctr[RSW_LLR_tx_fallback_plain], 1);
+	/* INIT repeats until answered. */
+	run(3 * p.init_interval_ns);
+	assert_true(lk->a.l->ctr[RSW_LLR_inits_tx] >= 4);
+	assert_int_equal(lk->a.l->tx_state, RSW_LLR_TX_INIT);
+	/* Re-init: the wire works again, b restarts at a's next sequence. */
+	lk->ab.dead = 0;
+	run(p.init_interval_ns + 20000);
+	assert_int_equal(lk->a.l->tx_state, RSW_LLR_TX_ADVANCE);
+	assert_int_equal(lk->b.l->rx_expected, lk->a.l->next_seq);
+	for (i = 9; i < 14; i++) {
+		assert_int_equal(send_new(&lk->a, &frames[i], lk->now), RSW_LLR_TX_SEQ);
+		run(1000);
+	}
+	run(50000);
+	assert_int_equal(lk->b.n_delivered, 3 + 5);
+	for (i = 0; i < 5; i++)
+		assert_int_equal(lk->b.delivered[3 + i], 9 + i);
+	assert_int_equal(lk->a.l->ctr[RSW_LLR_replay_buffer_frames], 0);
+	link_free();
+}
+
+/* The oldest frame waits longer than DATA_AGE_TIMEOUT: FLUSH before the replay limit. */
+static void
+test_data_age(void **state)
+{
+	struct rsw_llr_params p;
+
+	(void)state;
+	default_params(&p);
+	p.replay_timeout_ns = 1000ull * 1000 * 1000;
+	p.data_age_timeout_ns = 300 * 1000;
+	link_up(&p);
+	lk->ab.dead = 1;
+	send_range(0, 2);
+	run(p.data_age_timeout_ns - 10000);
+	assert_int_equal(lk->a.l->ctr[RSW_LLR_tx_flushes], 0);
+	run(20000);
+	assert_int_equal(lk->a.l->ctr[RSW_LLR_tx_flushes], 1);
+	assert_int_equal(lk->a.l->ctr[RSW_LLR_tx_replay_timeouts], 0);
+	assert_int_equal(lk->a.l->tx_state, RSW_LLR_TX_INIT);
+	assert_int_equal(frames[0].refs + frames[1].refs, 0);
+	link_free();
+}
+
+/* A peer that never answers INIT: state init, frames as the fallback says. */
+static void
+test_no_peer_fallback(void **state)
+{
+	struct rsw_llr_params p;
+	uint32_t seq;
+
+	(void)state;
+	default_params(&p);
+	link_setup(&p);
+	rsw_llr_start(lk->a.l, lk->now); /* b never enables LLR */
+	run(5 * p.init_interval_ns);
+	assert_int_equal(lk->a.l->tx_state, RSW_LLR_TX_INIT);
+	assert_string_equal(rsw_llr_tx_state_name(lk->a.l->tx_state), "init");
+	assert_int_equal(lk->a.l->ctr[RSW_LLR_inits_tx], 5); /* at once, then every 1 ms */
+	assert_int_equal(lk->b.l->ctr[RSW_LLR_inits_rx], 5);
+	assert_int_equal(lk->b.l->ctr[RSW_LLR_init_echoes_tx], 0);
+	assert_int_equal(rsw_llr_tx_room(lk->a.l), UINT32_MAX);
+	assert_int_equal(rsw_llr_tx_data(lk->a.l, &frames[0], 100, lk->now, &seq),
+			 RSW_LLR_TX_PLAIN);
+	lk->a.l->fallback = RSW_LLR_FB_DISCARD;
+	assert_int_equal(rsw_llr_tx_data(lk->a.l, &frames[0], 100, lk->now, &seq), RSW_LLR_TX_DROP);
+	assert_int_equal(lk->a.l->ctr[RSW_LLR_tx_fallback_dropped], 1);
+	lk->a.l->fallback = RSW_LLR_FB_BLOCK;
+	assert_int_equal(rsw_llr_tx_room(lk->a.l), 0);
+	assert_int_equal(rsw_llr_tx_data(lk->a.l, &frames[0], 100, lk->now, &seq), RSW_LLR_TX_HOLD);
+	assert_int_equal(lk->a.l->ctr[RSW_LLR_tx_frames], 0);
+	/* A sequenced frame at a receiver without a session: dropped, re-init asked. */
+	rsw_llr_start(lk->b.l, lk->now);
+	assert_int_equal(rsw_llr_rx_data(lk->b.l, 5, 100, lk->now), RSW_LLR_RX_NOT_SYNCED);
+	assert_int_equal(lk->b.l->ctr[RSW_LLR_rx_not_synced], 1);
+	link_free();
+}
+
+/* A receiver that restarted asks for a new session (NACK with REINIT). */
+static void
+test_peer_restart(void **state)
+{
+	struct rsw_llr_params p;
+
+	(void)state;
+	default_params(&p);
+	link_up(&p);
+	send_range(0, 4);
+	run(50000);
+	rsw_llr_stop(lk->b.l);
+	rsw_llr_start(lk->b.l, lk->now);
+	lk->b.n_delivered = 0;
+	send_range(4, 1); /* to a receiver with no session: dropped */
+	run(20000);
+	assert_int_equal(lk->b.l->ctr[RSW_LLR_rx_not_synced], 1);
+	assert_int_equal(lk->a.l->ctr[RSW_LLR_tx_flushes], 1);
+	assert_int_equal(lk->a.l->tx_state, RSW_LLR_TX_ADVANCE);
+	send_range(5, 2);
+	run(50000);
+	assert_int_equal(lk->b.n_delivered, 2);
+	assert_int_equal(lk->b.delivered[0], 5);
+	assert_int_equal(lk->b.delivered[1], 6);
+	link_free();
+}
+
+/* The window: no more than frames_max frames or bytes_max bytes outstanding. */
+static void
+test_window(void **state)
+{
+	struct rsw_llr_params p;
+	uint32_t i, seq;
+
+	(void)state;
+	default_params(&p);
+	p.frames_max = 8;
+	assert_int_equal(rsw_llr_mem_size(6), 0);
+	assert_int_equal(rsw_llr_mem_size(0), 0);
+	assert_int_equal(rsw_llr_mem_size(2 * RSW_LLR_FRAMES_MAX), 0);
+	link_up(&p);
+	lk->ab.dead = 1;
+	for (i = 0; i < 8; i++) {
+		assert_int_equal(rsw_llr_tx_room(lk->a.l), 8 - i);
+		assert_int_equal(send_new(&lk->a, &frames[i], lk->now), RSW_LLR_TX_SEQ);
+	}
+	assert_int_equal(rsw_llr_tx_room(lk->a.l), 0);
+	assert_int_equal(rsw_llr_tx_data(lk->a.l, &frames[8], 1000, lk->now, &seq),
+			 RSW_LLR_TX_HOLD);
+	assert_int_equal(lk->a.l->ctr[RSW_LLR_replay_buffer_bytes], 8000);
+	link_free();
+
+	default_params(&p);
+	p.bytes_max = 2500;
+	link_up(&p);
+	lk->ab.dead = 1;
+	for (i = 0; i < 3; i++)
+		assert_int_equal(send_new(&lk->a, &frames[i], lk->now), RSW_LLR_TX_SEQ);
+	assert_int_equal(rsw_llr_tx_room(lk->a.l), 0);
+	assert_int_equal(send_new(&lk->a, &frames[3], lk->now), RSW_LLR_TX_HOLD);
+	link_free();
+}
+
+/* A corrupted frame is a lost one: a NACK, and a replay from the last good one. */
+static void
+test_bad_frame(void **state)
+{
+	struct rsw_llr_params p;
+
+	(void)state;
+	default_params(&p);
+	link_up(&p);
+	send_range(0, 3);
+	lk->ab.p_bad = 1.0;
+	send_range(3, 1);
+	lk->ab.p_bad = 0;
+	send_range(4, 3);
+	run(100000);
+	assert_delivered_all(7);
+	assert_int_equal(lk->b.l->ctr[RSW_LLR_rx_bad_integrity], 1);
+	assert_int_equal(lk->b.l->ctr[RSW_LLR_nacks_tx], 1);
+	link_free();
+}
+
+/* 100,000 frames over a wire that loses and corrupts in both directions. */
+static void
+test_random(void **state)
+{
+	struct rsw_llr_params p;
+	uint32_t sent = 0, i, total = 100000;
+	uint64_t rng = 12345;
+
+	(void)state;
+	default_params(&p);
+	link_up(&p);
+	lk->ab.rng = 1;
+	lk->ba.rng = 2;
+	lk->ab.p_loss = lk->ba.p_loss = 0.01;
+	lk->ab.p_bad = lk->ba.p_bad = 0.005;
+	while (sent < total) {
+		/* Offer up to 3 frames per µs, as the room allows; frames recycle ids mod N_FR. */
+		uint32_t k = (uint32_t)(xrand(&rng) % 4);
+
+		while (k-- > 0 && sent < total && rsw_llr_tx_room(lk->a.l) > 0) {
+			struct tframe *f = &frames[sent % N_FR];
+
+			assert_int_equal(f->refs, 0);
+			f->id = sent;
+			assert_int_equal(send_new(&lk->a, f, lk->now), RSW_LLR_TX_SEQ);
+			sent++;
+		}
+		run(1000);
+	}
+	lk->ab.p_loss = lk->ba.p_loss = lk->ab.p_bad = lk->ba.p_bad = 0;
+	run(2 * p.replay_timeout_ns + 100000);
+	assert_int_equal(lk->b.n_delivered, total);
+	for (i = 0; i < total; i++)
+		assert_int_equal(lk->b.delivered[i], i);
+	assert_int_equal(lk->a.l->ctr[RSW_LLR_tx_flushes], 0);
+	assert_int_equal(lk->a.l->ctr[RSW_LLR_tx_frames], total);
+	assert_int_equal(lk->b.l->ctr[RSW_LLR_rx_frames], total);
+	assert_int_equal(lk->a.released, total);
+	assert_int_equal(lk->a.l->ctr[RSW_LLR_replay_buffer_frames], 0);
+	assert_true(lk->ab.lost > 500 && lk->ab.corrupted > 200);
+	/* What b threw away was sent again: every drop at b is a replay or its cause. */
+	assert_true(lk->a.l->ctr[RSW_LLR_tx_replayed] >=
+		    lk->b.l->ctr[RSW_LLR_rx_missing_seq] + lk->b.l->ctr[RSW_LLR_rx_duplicate_seq] -
+			    lk->ab.lost - lk->ab.corrupted);
+	assert_true(lk->b.l->ctr[RSW_LLR_nacks_tx] > 0);
+	assert_true(lk->a.l->ctr[RSW_LLR_nacks_rx] <= lk->b.l->ctr[RSW_LLR_nacks_tx]);
+	assert_true(lk->a.l->ctr[RSW_LLR_acks_rx] <= lk->b.l->ctr[RSW_LLR_acks_tx]);
+	assert_true(lk->a.l->ctr[RSW_LLR_acks_rx] > 0);
+	link_free();
+}
+
+static void
+test_names(void **state)
+{
+	(void)state;
+	assert_string_equal(rsw_llr_ctr_name(RSW_LLR_tx_frames), "tx_frames");
+	assert_string_equal(rsw_llr_ctr_name(RSW_LLR_replay_buffer_bytes), "replay_buffer_bytes");
+	assert_null(rsw_llr_ctr_name(RSW_N_LLR_CTRS));
+	assert_true(rsw_llr_ctr_is_drop(RSW_LLR_rx_missing_seq));
+	assert_false(rsw_llr_ctr_is_drop(RSW_LLR_tx_frames));
+	assert_string_equal(rsw_llr_tx_state_name(RSW_LLR_TX_REPLAY), "replay");
+	assert_string_equal(rsw_llr_tx_state_name(RSW_LLR_TX_OFF), "off");
+}
+
+/* --- The mbuf layer ------------------------------------------------------------------ */
+
+static struct rte_mempool *pool;
+
+static struct rte_mbuf *
+mbuf_frame(size_t len)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
+	uint8_t buf[256];
+
+	assert_non_null(m);
+	plain_frame(buf, len, 0);
+	memcpy(rte_pktmbuf_append(m, (uint16_t)len), buf + RSW_LLR_SHIM_LEN, len);
+	return m;
+}
+
+/*
+ * Frames through a's tx burst to b's rx burst: the ring holds a reference, not a copy;
+ * b gets the original bytes; b's ACK frees the frame; a replay is the same mbuf.
+ */
+static void
+test_mbuf_refs(void **state)
+{
+	struct rsw_llr_params p;
+	struct rsw_llr *a, *b;
+	struct rte_mbuf *m[8], *ctl[8], *orig;
+	uint8_t ref[256];
+	uint16_t n, held, consumed, k;
+	unsigned int avail;
+	uint64_t now = 1000000;
+
+	(void)state;
+	default_params(&p);
+	a = calloc(1, rsw_llr_mem_size(p.frames_max));
+	b = calloc(1, rsw_llr_mem_size(p.frames_max));
+	assert_int_equal(rsw_llr_init(a, &p, rsw_llr_mbuf_release, NULL), 0);
+	assert_int_equal(rsw_llr_init(b, &p, rsw_llr_mbuf_release, NULL), 0);
+	avail = rte_mempool_avail_count(pool);
+
+	/* OFF: frames pass untouched. */
+	m[0] = mbuf_frame(100);
+	assert_int_equal(rsw_llr_mbuf_tx_burst(a, m, 1, now, &held), 1);
+	assert_int_equal(rte_pktmbuf_pkt_len(m[0]), 100);
+	rte_pktmbuf_free(m[0]);
+
+	/* The handshake, by frames: a's INIT, b's INIT_ECHO. */
+	rsw_llr_start(a, now);
+	rsw_llr_start(b, now);
+	n = rsw_llr_mbuf_poll(a, now, pool, mac_a, ctl, 8);
+	assert_int_equal(n, 1);
+	assert_int_equal(rte_pktmbuf_pkt_len(ctl[0]), RSW_LLR_CTL_MIN);
+	assert_int_equal(rsw_llr_mbuf_rx_burst(b, ctl, n, now, &consumed), 0);
+	assert_int_equal(consumed, 1);
+	n = rsw_llr_mbuf_poll(b, now, pool, mac_b, ctl, 8);
+	assert_int_equal(n, 2); /* its INIT_ECHO and its own INIT */
+	assert_int_equal(rsw_llr_mbuf_rx_burst(a, ctl, n, now, &consumed), 0);
+	assert_int_equal(consumed, 2);
+	assert_int_equal(a->tx_state, RSW_LLR_TX_ADVANCE);
+	n = rsw_llr_mbuf_poll(a, now, pool, mac_a, ctl, 8); /* a's INIT_ECHO */
+	assert_int_equal(rsw_llr_mbuf_rx_burst(b, ctl, n, now, &consumed), 0);
+	assert_int_equal(b->tx_state, RSW_LLR_TX_ADVANCE);
+
+	/* A sequenced frame and a PFC frame, which is never sequenced. */
+	m[0] = mbuf_frame(200);
+	memcpy(ref, rte_pktmbuf_mtod(m[0], uint8_t *), 200);
+	orig = m[0];
+	m[1] = mbuf_frame(60);
+	rte_pktmbuf_mtod(m[1], uint8_t *)[12] = 0x88;
+	rte_pktmbuf_mtod(m[1], uint8_t *)[13] = 0x08;
+	n = rsw_llr_mbuf_tx_burst(a, m, 2, now, &held);
+	assert_int_equal(n, 2);
+	assert_int_equal(held, 0);
+	assert_int_equal(rte_pktmbuf_pkt_len(m[0]), 200 + RSW_LLR_SHIM_LEN);
+	assert_int_equal(rte_mbuf_refcnt_read(m[0]), 2); /* the wire's and the ring's */
+	assert_int_equal(rte_pktmbuf_pkt_len(m[1]), 60);
+	assert_int_equal(a->ctr[RSW_LLR_tx_frames], 1);
+	assert_int_equal(a->ctr[RSW_LLR_replay_buffer_bytes], 216);
+	rte_pktmbuf_free(m[1]);
+
+	/* The wire copies the frame (as memif does) and lets go of the sent reference. */
+	ctl[0] = rte_pktmbuf_alloc(pool);
+	memcpy(rte_pktmbuf_append(ctl[0], 216), rte_pktmbuf_mtod(m[0], uint8_t *), 216);
+	rte_pktmbuf_free(m[0]);
+	assert_int_equal(rte_mbuf_refcnt_read(orig), 1);
+
+	/* A replay sends the same mbuf again, with one more reference. */
+	n = rsw_llr_mbuf_poll(a, now + p.replay_timeout_ns, pool, mac_a, m, 8);
+	assert_int_equal(n, 1);
+	assert_ptr_equal(m[0], orig);
+	assert_int_equal(rte_mbuf_refcnt_read(orig), 2);
+	rte_pktmbuf_free(m[0]);
+
+	/* b: the original bytes come out; the duplicate (the replay) is dropped. */
+	ctl[1] = rte_pktmbuf_alloc(pool);
+	memcpy(rte_pktmbuf_append(ctl[1], 216), rte_pktmbuf_mtod(orig, uint8_t *), 216);
+	n = rsw_llr_mbuf_rx_burst(b, ctl, 2, now, &consumed);
+	assert_int_equal(n, 1);
+	assert_int_equal(consumed, 0);
+	assert_int_equal(rte_pktmbuf_pkt_len(ctl[0]), 200);
+	assert_memory_equal(rte_pktmbuf_mtod(ctl[0], uint8_t *), ref, 200);
+	assert_int_equal(b->ctr[RSW_LLR_rx_duplicate_seq], 1);
+	rte_pktmbuf_free(ctl[0]);
+
+	/* b's ACK frees a's ring reference: every mbuf is back in the pool. */
+	n = rsw_llr_mbuf_poll(b, now + p.ack_interval_ns, pool, mac_b, ctl, 8);
+	assert_int_equal(n, 1);
+	assert_int_equal(rsw_llr_mbuf_rx_burst(a, ctl, n, now, &consumed), 0);
+	assert_int_equal(a->ctr[RSW_LLR_acks_rx], 1);
+	assert_int_equal(a->ctr[RSW_LLR_replay_buffer_frames], 0);
+	assert_int_equal(rte_mempool_avail_count(pool), avail);
+
+	/* A corrupted LLR frame is dropped and counted. */
+	m[0] = mbuf_frame(100);
+	n = rsw_llr_mbuf_tx_burst(a, m, 1, now, &held);
+	ctl[0] = rte_pktmbuf_alloc(pool);
+	memcpy(rte_pktmbuf_append(ctl[0], 116), rte_pktmbuf_mtod(m[0], uint8_t *), 116);
+	rte_pktmbuf_free(m[0]);
+	rte_pktmbuf_mtod(ctl[0], uint8_t *)[60] ^= 0x10;
+	assert_int_equal(rsw_llr_mbuf_rx_burst(b, ctl, 1, now, &consumed), 0);
+	assert_int_equal(b->ctr[RSW_LLR_rx_bad_integrity], 1);
+
+	/* Without headroom for the shim: dropped and counted. */
+	m[0] = mbuf_frame(100);
+	rte_pktmbuf_prepend(m[0], (uint16_t)rte_pktmbuf_headroom(m[0]));
+	rsw_llr_stop(a);
+	rsw_llr_start(a, now);
+	a->tx_state = RSW_LLR_TX_ADVANCE; /* as if answered */
+	n = rsw_llr_mbuf_tx_burst(a, m, 1, now, &held);
+	assert_int_equal(n, 0);
+	assert_int_equal(a->ctr[RSW_LLR_tx_encap_failed], 1);
+
+	/* Held frames come back in order. */
+	for (k = 0; k < 3; k++)
+		m[k] = mbuf_frame(100);
+	a->tx_state = RSW_LLR_TX_INIT;
+	a->fallback = RSW_LLR_FB_BLOCK;
+	orig = m[0];
+	n = rsw_llr_mbuf_tx_burst(a, m, 3, now, &held);
+	assert_int_equal(n, 0);
+	assert_int_equal(held, 3);
+	assert_ptr_equal(m[0], orig);
+	rte_pktmbuf_free_bulk(m, 3);
+	rsw_llr_stop(a);
+	rsw_llr_stop(b);
+	assert_int_equal(rte_mempool_avail_count(pool), avail);
+	free(a);
+	free(b);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_crc32c),
+		cmocka_unit_test(test_shim_bad_input),
+		cmocka_unit_test(test_shim_every_bit),
+		cmocka_unit_test(test_shim_roundtrip),
+		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_in_order),
+		cmocka_unit_test(test_one_loss),
+		cmocka_unit_test(test_burst_loss),
+		cmocka_unit_test(test_lost_nack),
+		cmocka_unit_test(test_lost_tail),
+		cmocka_unit_test(test_duplicates),
+		cmocka_unit_test(test_wrap),
+		cmocka_unit_test(test_replay_limit_flush_reinit),
+		cmocka_unit_test(test_data_age),
+		cmocka_unit_test(test_no_peer_fallback),
+		cmocka_unit_test(test_peer_restart),
+		cmocka_unit_test(test_window),
+		cmocka_unit_test(test_bad_frame),
+		cmocka_unit_test(test_random),
+		cmocka_unit_test(test_mbuf_refs),
+	};
+	int ret;
+
+	if (ut_eal_init("llr") < 0)
+		return 1;
+	pool = rte_pktmbuf_pool_create("ut_llr", 255, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
+				       SOCKET_ID_ANY);
+	if (pool == NULL)
+		return 1;
+	ret = cmocka_run_group_tests(tests, NULL, NULL);
+	rte_mempool_free(pool);
+	rte_eal_cleanup();
+	return ret;
+}
