@@ -69,6 +69,7 @@ struct kv {
 /* Names of the enums, as CONFIG.md spells them, indexed by value. */
 extern const char *const cfg_switch_roles[];                      /* enum rsw_switch_role */
 extern const char *const cfg_port_roles[];                        /* enum rsw_port_role - 1 */
+extern const char *const cfg_llr_fallbacks[];                     /* enum rsw_cfg_llr_fallback */
 extern const char *const cfg_hash_field_names[CFG_N_HASH_FIELDS]; /* bit i of RSW_HF_* */
 extern const char *const cfg_hash_alg_names[];                    /* enum rsw_hash_alg */
 extern const char *const cfg_spray_names[];                       /* enum rsw_spray_mode */

@@ -105,6 +105,22 @@ struct rsw_cfg_switch {
 	int line;                  /* line of 'switch:' */
 };
 
+/* ports[].impair (docs/link.md "Impairments"); the dataplane's struct rsw_impair_cfg. */
+struct rsw_cfg_impair {
+	double loss;         /* probability a loss event starts at a frame, 0..1 */
+	uint32_t loss_burst; /* frames per loss event, 1..1000000; default 1 */
+	double corrupt;      /* probability of one flipped bit, 0..1 */
+	uint32_t delay_us;   /* 0..1000000 */
+	uint64_t seed;       /* default 1 */
+};
+
+/* ports[].llr.fallback, in the order of the dataplane's enum rsw_llr_fallback. */
+enum rsw_cfg_llr_fallback {
+	RSW_CFG_LLR_BEST_EFFORT = 0,
+	RSW_CFG_LLR_DISCARD,
+	RSW_CFG_LLR_BLOCK,
+};
+
 struct rsw_cfg_port {
 	char name[RSW_NAME_LEN];
 	char devargs[RSW_DEVARGS_LEN];
@@ -119,6 +135,10 @@ struct rsw_cfg_port {
 	enum rsw_port_role role;
 	bool ipv4_derived; /* ipv4 was derived from topology: (not given) */
 	int line;          /* line of this port's list item */
+	bool has_impair;   /* impair: given (docs/link.md) */
+	struct rsw_cfg_impair impair;
+	bool llr;                               /* llr: enabled */
+	enum rsw_cfg_llr_fallback llr_fallback; /* default best-effort */
 };
 
 struct rsw_cfg_neighbor {

@@ -75,6 +75,29 @@ json_ports(const struct rsw_config *cfg, bool *bad)
 					 ? json_null()
 					 : json_string(cfg_port_roles[p->role - 1]),
 				 bad);
+		/* Only when given, so that the output of other configurations stays as it was. */
+		if (p->has_impair) {
+			json_t *im = json_object();
+
+			if (im == NULL)
+				*bad = true;
+			rsw_cfg_json_set(im, "loss", json_real(p->impair.loss), bad);
+			rsw_cfg_json_set(im, "loss_burst", json_integer(p->impair.loss_burst), bad);
+			rsw_cfg_json_set(im, "corrupt", json_real(p->impair.corrupt), bad);
+			rsw_cfg_json_set(im, "delay_us", json_integer(p->impair.delay_us), bad);
+			rsw_cfg_json_set(im, "seed", json_integer((json_int_t)p->impair.seed), bad);
+			rsw_cfg_json_set(o, "impair", im, bad);
+		}
+		if (p->llr) {
+			json_t *l = json_object();
+
+			if (l == NULL)
+				*bad = true;
+			rsw_cfg_json_set(l, "enable", json_true(), bad);
+			rsw_cfg_json_set(l, "fallback",
+					 json_string(cfg_llr_fallbacks[p->llr_fallback]), bad);
+			rsw_cfg_json_set(o, "llr", l, bad);
+		}
 		rsw_cfg_json_append(a, o, bad);
 	}
 	return a;

@@ -1807,6 +1807,62 @@ test_shipped_configs(void **state)
 	globfree(&g);
 }
 
+/*
+ * ports[].impair and ports[].llr: every value checked with its line, then refused as not
+ * supported yet (the transmit and receive steps do not call the link layer yet).
+ */
+static void
+test_port_impair_llr(void **state)
+{
+#define PORT_WITH(x) "switch:\n  name: s1\nports:\n  - name: p0\n    devargs: net_tap0\n" x
+	struct rsw_config *cfg;
+
+	(void)state;
+	expect_err(PORT_WITH("    impair: 3\n"), "t.yaml:6: 'impair' must be a mapping");
+	expect_err(PORT_WITH("    impair: { lose: 0.1 }\n"),
+		   "t.yaml:6: unknown key 'lose' in 'impair'");
+	expect_err(PORT_WITH("    impair:\n      loss: 1.5\n"),
+		   "t.yaml:7: 'loss' must be a probability from 0 to 1 (got '1.5')");
+	expect_err(PORT_WITH("    impair:\n      loss: -0.1\n"),
+		   "t.yaml:7: 'loss' must be a probability from 0 to 1 (got '-0.1')");
+	expect_err(PORT_WITH("    impair:\n      loss: nan\n"),
+		   "t.yaml:7: 'loss' must be a probability from 0 to 1 (got 'nan')");
+	expect_err(PORT_WITH("    impair:\n      corrupt: 0x1\n"),
+		   "t.yaml:7: 'corrupt' must be a probability from 0 to 1 (got '0x1')");
+	expect_err_prefix(PORT_WITH("    impair:\n      loss_burst: 0\n"),
+			  "t.yaml:7: 'loss_burst' must be");
+	expect_err_prefix(PORT_WITH("    impair:\n      delay_us: 1000001\n"),
+			  "t.yaml:7: 'delay_us' must be");
+	expect_err_prefix(PORT_WITH("    impair:\n      seed: -1\n"), "t.yaml:7: 'seed' must be");
+	expect_err(PORT_WITH("    impair:\n      loss: 0.001\n      loss_burst: 3\n"
+			     "      corrupt: 1\n      delay_us: 10\n      seed: 7\n"),
+		   "t.yaml:6: not supported yet: ports[].impair");
+	expect_err(PORT_WITH("    impair: { loss: 0 }\n"),
+		   "t.yaml:6: not supported yet: ports[].impair");
+
+	expect_err(PORT_WITH("    llr: yes\n"),
+		   "t.yaml:6: 'llr' must be true or false (got 'yes')");
+	expect_err(PORT_WITH("    llr: [true]\n"),
+		   "t.yaml:6: 'llr' must be true, false or a mapping { enable, fallback }");
+	expect_err(PORT_WITH("    llr: { enable: true, fallback: retry }\n"),
+		   "t.yaml:6: 'fallback' must be best-effort | discard | block (got 'retry')");
+	expect_err(PORT_WITH("    llr: { enabled: true }\n"),
+		   "t.yaml:6: unknown key 'enabled' in 'llr'");
+	expect_err(PORT_WITH("    llr: true\n"), "t.yaml:6: not supported yet: ports[].llr");
+	expect_err(PORT_WITH("    llr: { fallback: block }\n"),
+		   "t.yaml:6: not supported yet: ports[].llr");
+	/* Off is what a port without the key does. */
+	cfg = expect_ok(PORT_WITH("    llr: false\n"));
+	assert_false(cfg->ports[0].llr);
+	assert_false(cfg->ports[0].has_impair);
+	rsw_config_free(cfg);
+	cfg = expect_ok(PORT_WITH("    llr: { enable: false, fallback: discard }\n"));
+	assert_false(cfg->ports[0].llr);
+	assert_int_equal(cfg->ports[0].llr_fallback, RSW_CFG_LLR_DISCARD);
+	rsw_config_free(cfg);
+#undef PORT_WITH
+}
+
 int
 main(void)
 {
@@ -1848,6 +1904,7 @@ main(void)
 		cmocka_unit_test(test_qos_json),
 		cmocka_unit_test(test_load_file),
 		cmocka_unit_test(test_shipped_configs),
+		cmocka_unit_test(test_port_impair_llr),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
