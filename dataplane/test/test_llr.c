@@ -201,7 +201,8 @@ struct wire {
 	/* Randomized faults. */
 	uint64_t rng;
 	double p_loss, p_bad;
-	uint64_t lost, corrupted;
+	uint64_t lost, corrupted;           /* by the random faults */
+	uint64_t data_lost, data_corrupted; /* the DATA frames among them */
 };
 
 struct end {
@@ -275,6 +276,7 @@ wire_put(struct wire *w, const struct tpkt *p, uint64_t now)
 	}
 	if (chance(w, w->p_loss)) {
 		w->lost++;
+		w->data_lost += p->hdr.type == RSW_LLR_T_DATA;
 		return;
 	}
 	assert_true(w->tail - w->head < WIRE_MAX);
@@ -283,6 +285,7 @@ wire_put(struct wire *w, const struct tpkt *p, uint64_t now)
 	if (chance(w, w->p_bad)) {
 		w->q[w->tail % WIRE_MAX].bad = 1;
 		w->corrupted++;
+		w->data_corrupted += p->hdr.type == RSW_LLR_T_DATA;
 	}
 	w->tail++;
 	if (w->dup_seq_set && p->hdr.type == RSW_LLR_T_DATA && p->hdr.seq == w->dup_seq) {
@@ -846,10 +849,26 @@ test_random(void **state)
 	assert_int_equal(lk->a.released, total);
 	assert_int_equal(lk->a.l->ctr[RSW_LLR_replay_buffer_frames], 0);
 	assert_true(lk->ab.lost > 500 && lk->ab.corrupted > 200);
-	/* What b threw away was sent again: every drop at b is a replay or its cause. */
-	assert_true(lk->a.l->ctr[RSW_LLR_tx_replayed] >=
-		    lk->b.l->ctr[RSW_LLR_rx_missing_seq] + lk->b.l->ctr[RSW_LLR_rx_duplicate_seq] -
-			    lk->ab.lost - lk->ab.corrupted);
+	/*
+	 * The counters add up. Every DATA frame a sent (new or replayed) was lost, corrupted
+	 * (b counted it bad) or seen by b: accepted, a duplicate or after a gap.
+	 */
+	assert_int_equal(lk->a.l->ctr[RSW_LLR_tx_frames] + lk->a.l->ctr[RSW_LLR_tx_replayed],
+			 lk->ab.data_lost + lk->ab.data_corrupted +
+				 lk->b.l->ctr[RSW_LLR_rx_frames] +
+				 lk->b.l->ctr[RSW_LLR_rx_duplicate_seq] +
+				 lk->b.l->ctr[RSW_LLR_rx_missing_seq]);
+	assert_int_equal(lk->b.l->ctr[RSW_LLR_rx_bad_integrity], lk->ab.corrupted);
+	assert_int_equal(lk->a.l->ctr[RSW_LLR_rx_bad_integrity], lk->ba.corrupted);
+	/* The same for the control frames b sent (a sent no data, b no frames of its own). */
+	assert_int_equal(lk->b.l->ctr[RSW_LLR_acks_tx] + lk->b.l->ctr[RSW_LLR_nacks_tx] +
+				 lk->b.l->ctr[RSW_LLR_inits_tx] +
+				 lk->b.l->ctr[RSW_LLR_init_echoes_tx],
+			 lk->ba.lost + lk->ba.corrupted + lk->a.l->ctr[RSW_LLR_acks_rx] +
+				 lk->a.l->ctr[RSW_LLR_nacks_rx] + lk->a.l->ctr[RSW_LLR_inits_rx] +
+				 lk->a.l->ctr[RSW_LLR_init_echoes_rx]);
+	assert_int_equal(lk->ba.data_lost + lk->ba.data_corrupted, 0);
+	assert_int_equal(lk->b.l->ctr[RSW_LLR_rx_not_synced], 0);
 	assert_true(lk->b.l->ctr[RSW_LLR_nacks_tx] > 0);
 	assert_true(lk->a.l->ctr[RSW_LLR_nacks_rx] <= lk->b.l->ctr[RSW_LLR_nacks_tx]);
 	assert_true(lk->a.l->ctr[RSW_LLR_acks_rx] <= lk->b.l->ctr[RSW_LLR_acks_tx]);
