@@ -67,7 +67,7 @@ class Fabric:
     """Switches of one topology with memif links, and the hosts' side of them."""
 
     def __init__(self, build, tag, topology, speed, qos_yaml, lb_yaml, idle_us=100,
-                 host_speed=None, mem=384, log=print, extra_switch_yaml=""):
+                 host_speed=None, mem=384, log=print, extra_switch_yaml="", host_kind="memif"):
         self.build = os.path.abspath(build)
         self.tag = tag
         self.prefix = f"rswx-{tag}"
@@ -81,6 +81,8 @@ class Fabric:
         self.mem = mem
         self.log = log
         self.extra = extra_switch_yaml
+        self.host_kind = host_kind        # memif (rswhost) or tap (kernel TCP in a netns)
+        self.netns = []
         self.procs = {}                   # switch name -> Popen
         self.railsw = os.path.join(self.build, "control", "railsw")
         self.railctl = os.path.join(self.build, "control", "railctl")
@@ -125,6 +127,9 @@ class Fabric:
                 self.hosts.append({"name": f"{ln['b']}.{ln['b_port']}", "server": ln["b"],
                                    "nic": ln["b_port"], "ip": ln["b_ip"].split("/")[0],
                                    "leaf": a, "port": ap, "sock": sock,
+                                   "iface": f"rswx{self.tag[:2]}{nh}",
+                                   "gw": next(x["gateway"] for x in plan["switches"]
+                                              if x["name"] == a),
                                    "mac": "02:48:%02x:%02x:%02x:01" % (
                                        self.index[a], int(ap[4:]), int(ln["b_port"][3:]))})
                 nh += 1
@@ -160,6 +165,9 @@ class Fabric:
             for j, (_, pname, role, sock, r, ln) in enumerate(sorted(ports[name])):
                 mac = "02:52:%02x:%02x:00:01" % (i, j)
                 dev = f"net_memif{j},role={r},socket={sock},socket-abstract=no"
+                if ln["kind"] == "server" and self.host_kind == "tap":
+                    h = next(h for h in self.hosts if h["sock"] == sock)
+                    dev = f"net_tap{j},iface={h['iface']}"
                 spd = self.host_speed if ln["kind"] == "server" else self.speed
                 lines.append(f'  - {{ name: {pname}, devargs: "{dev}", mac: "{mac}", '
                              f'role: {role}, speed: {spd} }}')
@@ -236,6 +244,7 @@ class Fabric:
                 self.hosts = []
 
     def start_once(self):
+        self.netns_del()
         self.clear_stale()
         os.makedirs(self.state, exist_ok=True)
         self.generate()
@@ -295,6 +304,53 @@ class Fabric:
             time.sleep(0.1)
         raise RuntimeError(f"fabric neighbours unresolved after 15 s: {missing[:6]}")
 
+    def tap_hosts_up(self):
+        """Kernel hosts: each TAP into a namespace of its own, with the host's MAC and
+        address, a default route via the leaf and ECN on (net.ipv4.tcp_ecn=1)."""
+        for k, h in enumerate(self.hosts):
+            ns = f"rswx-{self.tag}-{k}"
+            h["netns"] = ns
+            deadline = time.time() + 10
+            while not os.path.exists(f"/sys/class/net/{h['iface']}"):
+                if time.time() > deadline:
+                    raise RuntimeError(f"TAP {h['iface']} missing")
+                time.sleep(0.05)
+            sh = [["ip", "netns", "add", ns],
+                  ["ip", "link", "set", h["iface"], "netns", ns],
+                  ["ip", "-n", ns, "link", "set", "lo", "up"],
+                  ["ip", "-n", ns, "link", "set", h["iface"], "address", h["mac"]],
+                  ["ip", "netns", "exec", ns, "sysctl", "-q", "-w",
+                   f"net.ipv6.conf.{h['iface']}.disable_ipv6=1"],
+                  ["ip", "netns", "exec", ns, "sysctl", "-q", "-w", "net.ipv4.tcp_ecn=1"],
+                  ["ip", "-n", ns, "addr", "add", h["ip"] + "/24", "dev", h["iface"]],
+                  ["ip", "-n", ns, "link", "set", h["iface"], "up"],
+                  ["ip", "-n", ns, "route", "add", "default", "via", h["gw"]],
+                  ["ip", "-n", ns, "neigh", "replace", h["gw"], "lladdr", h["gw_mac"], "dev",
+                   h["iface"], "nud", "permanent"]]
+            self.netns.append(ns)
+            for c in sh:
+                r = subprocess.run(c, capture_output=True, text=True, timeout=10)
+                if r.returncode != 0:
+                    raise RuntimeError(f"{' '.join(c)}: {r.stderr.strip()}")
+
+    def tap_counters(self, h):
+        out = subprocess.run(["ip", "-n", h["netns"], "-j", "-s", "link", "show", h["iface"]],
+                             capture_output=True, text=True, timeout=10).stdout
+        st = json.loads(out)[0]["stats64"]
+        return st["tx"]["packets"], st["rx"]["packets"]
+
+    def netns_del(self):
+        for ns in self.netns:
+            subprocess.run(["ip", "netns", "del", ns], capture_output=True, timeout=10)
+        self.netns = []
+        # A killed run's namespaces of this tag.
+        out = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True,
+                             timeout=10).stdout
+        for line in out.splitlines():
+            n = line.split()[0] if line.split() else ""
+            if n.startswith(f"rswx-{self.tag}-"):
+                subprocess.run(["ip", "netns", "del", n], capture_output=True, timeout=10)
+
     def is_host_port(self, sw, pname):
         return any(h["leaf"] == sw and h["port"] == pname for h in self.hosts)
 
@@ -306,6 +362,7 @@ class Fabric:
             return ""
 
     def stop(self):
+        self.netns_del()
         for p in self.procs.values():
             if p.poll() is None:
                 p.send_signal(signal.SIGTERM)

@@ -24,6 +24,7 @@ fi
 missing=""
 "$PY" -c 'import matplotlib' 2>/dev/null || missing="$missing python3-matplotlib"
 command -v meson >/dev/null || missing="$missing meson"
+command -v iperf3 >/dev/null || missing="$missing iperf3"
 command -v ninja >/dev/null || missing="$missing ninja-build"
 pkg-config --exists libdpdk 2>/dev/null || missing="$missing libdpdk-dev"
 pkg-config --exists jansson 2>/dev/null || missing="$missing libjansson-dev"
