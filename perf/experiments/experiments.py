@@ -155,7 +155,7 @@ class Exp:
         fab.clear()
         c0 = {n: fab.tap_counters(h) for n, h in by.items()}
 
-        def ofo(h):
+        def reorder_count(h):
             out = subprocess.run(["ip", "netns", "exec", h["netns"], "nstat", "-az",
                                   "TcpExtTCPOFOQueue"], capture_output=True, text=True,
                                  timeout=10).stdout
@@ -163,7 +163,7 @@ class Exp:
                 if line.startswith("TcpExtTCPOFOQueue"):
                     return int(line.split()[1])
             return 0
-        ofo0 = {d: ofo(by[d]) for _, d in pairs}
+        reorder0 = {d: reorder_count(by[d]) for _, d in pairs}
         servers, clients = [], []
         for i, (s_, d) in enumerate(pairs):
             servers.append(subprocess.Popen(
@@ -206,7 +206,7 @@ class Exp:
                 p.wait()
         wall = time.time() - t0
         for f in flows:
-            f["out_of_order"] = ofo(by[f["dst"]]) - ofo0[f["dst"]]  # per receiver: 1 flow each
+            f["out_of_order"] = reorder_count(by[f["dst"]]) - reorder0[f["dst"]]  # per receiver: 1 flow each
         snap = fab.snapshot()
         rec = {"mode": mode, "transport": "tcp", "run": run, "flows": flows,
                "switches": self.switch_counters(fab, snap), "hosts": [],
