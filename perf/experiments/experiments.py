@@ -206,7 +206,8 @@ class Exp:
                 p.wait()
         wall = time.time() - t0
         for f in flows:
-            f["out_of_order"] = reorder_count(by[f["dst"]]) - reorder0[f["dst"]]  # per receiver: 1 flow each
+            # One flow per receiver: its namespace's out-of-order segments are the flow's.
+            f["out_of_order"] = reorder_count(by[f["dst"]]) - reorder0[f["dst"]]
         snap = fab.snapshot()
         rec = {"mode": mode, "transport": "tcp", "run": run, "flows": flows,
                "switches": self.switch_counters(fab, snap), "hosts": [],
@@ -722,7 +723,7 @@ class Incast(Exp):
         p = plt()
         ns = sorted(set(r["n"] for r in self.runs))
         for n in ns:
-            fig, ax = p.subplots(2, 2, figsize=(13, 8))
+            fig, ax = p.subplots(3, 2, figsize=(13, 12))
             for m in self.MODES:
                 rs = self.by(m, n)
                 if not rs:
@@ -762,6 +763,28 @@ class Incast(Exp):
             ax[1][1].set_yscale("symlog")
             ax[1][1].set_title(f"N={n}: switch events (all switches)")
             ax[1][1].legend(fontsize=8)
+            # DCQCN at work: the incast senders' summed current rate (RP), 10 ms samples.
+            for m in ("pfc+dcqcn", "ecn+dcqcn"):
+                rs = self.by(m, n)
+                if not rs:
+                    continue
+                r = rs[0]
+                ids = [str(f["id"]) for f in r["flows"] if f["role"] == "incast"]
+                rates = [r["series"]["rate"][i] for i in ids]
+                tot = [sum(x) / 1e6 for x in zip(*rates)]
+                bs = r["series"]["bin_s"]
+                ax[2][0].plot([i * bs for i in range(len(tot))], tot, label=m)
+                vid = next(str(f["id"]) for f in r["flows"] if f["role"] == "victim")
+                vr = r["series"]["rate"][vid]
+                ax[2][1].plot([i * bs for i in range(len(vr))], [x / 1e6 for x in vr], label=m)
+            ax[2][0].set_title(f"N={n}: incast senders' summed DCQCN rate (current rate)")
+            ax[2][0].set_xlabel("s")
+            ax[2][0].set_ylabel("Mb/s")
+            ax[2][0].legend(fontsize=8)
+            ax[2][1].set_title(f"N={n}: the victim's DCQCN current rate")
+            ax[2][1].set_xlabel("s")
+            ax[2][1].set_ylabel("Mb/s")
+            ax[2][1].legend(fontsize=8)
             fig.tight_layout()
             fig.savefig(os.path.join(self.out, f"incast-n{n}.png"), dpi=100)
             p.close(fig)
