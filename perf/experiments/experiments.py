@@ -503,6 +503,12 @@ class Elephants(Exp):
         self.check(not incomplete, f"every flow completed ({len(incomplete)} did not)")
         ll = sum(s["lossless_drops"] for r in self.runs for s in r["switches"].values())
         self.check(ll == 0, f"no lossless drops ({ll})")
+        th, ts = self.mode_runs("tcp-hash"), self.mode_runs("tcp-spray")
+        if th and ts:
+            oh = sum(f["out_of_order"] for r in th for f in r["flows"])
+            os_ = sum(f["out_of_order"] for r in ts for f in r["flows"])
+            self.check(os_ > oh, f"kernel TCP: spraying reorders its segments (receivers' "
+                       f"out-of-order queue events {os_} with spray, {oh} with hash)")
 
     def plots(self):
         p = plt()
