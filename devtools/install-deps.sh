@@ -24,6 +24,8 @@ PACKAGES=(
 	libmicrohttpd-dev
 	python3-scapy
 	python3-pytest
+	python3-matplotlib
+	iperf3
 	iproute2
 	clang
 	libclang-rt-14-dev

@@ -10,7 +10,8 @@
 #   5. the packet tests (pytest + Scapy, root) against `build`;
 #   6. the benchmark harness in smoke mode (perf/run.sh --smoke), its instruction
 #      counter (perf/run.sh --callgrind) on one scenario, and its A/B mode (--ab) for a
-#      round.
+#      round;
+#   7. the fabric experiments in smoke mode (perf/experiments/run.sh all --smoke).
 # Every step runs even if an earlier one failed (unless its build failed);
 # a summary is printed at the end and the exit status is non-zero if any
 # step failed. Must run as root.
@@ -112,6 +113,11 @@ if [ $built -eq 1 ]; then
 	# Its A/B mode: one round of the build against itself (~15 s).
 	step "perf A/B smoke" perf/run.sh --ab build,build --rounds 1 --sizes 64 \
 		--scenarios ipv4-lpm-1k --peers testpmd --huge no --warmup 0.5 --window 1.5 --no-build
+	# The fabric experiments in smoke mode (docs/experiments.md): reacting hosts through
+	# railsw fabrics; each asserts the direction of its effect and that the hosts' and the
+	# switches' counters agree. Bounded at 10 minutes (measured: see the doc).
+	step "experiments smoke" env RAILSW_BUILD="$root/build" timeout --kill-after=30 600 \
+		perf/experiments/run.sh all --smoke --out "$root/build/experiments-smoke"
 else
 	results+=("FAIL  packet tests (not run: the build failed)")
 	failed=$((failed + 1))
