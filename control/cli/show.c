@@ -54,18 +54,17 @@ port_json(uint16_t p)
 {
 	const struct rsw_cfg_port *cp = &rsw_ctl.cfg->ports[p];
 	uint64_t c[RSW_N_PORT_CTRS];
-	struct rte_eth_link link;
+	enum rsw_link_state link = rsw_port_link(p);
 	char mac[RSW_MAC_STR_LEN], buf[64];
 	json_t *o;
 	int i;
 
 	rsw_stats_port_sum(p, c);
-	if (rte_eth_link_get_nowait(rsw_dp.ports[p].eth_port, &link) != 0)
-		memset(&link, 0, sizeof(link));
-	o = json_pack("{s:s, s:i, s:s, s:I, s:b, s:b}", "name", cp->name, "id", p, "mac",
+	o = json_pack("{s:s, s:i, s:s, s:I, s:o, s:b}", "name", cp->name, "id", p, "mac",
 		      rsw_mac_str(rsw_dp.ports[p].mac.addr_bytes, mac), "speed_bps",
-		      (json_int_t)rsw_port_speed(p), "link_up", link.link_status, "admin_up",
-		      !rsw_dp.ports[p].admin_down);
+		      (json_int_t)rsw_port_speed(p), "link_up",
+		      link == RSW_LINK_UNKNOWN ? json_null() : json_boolean(link == RSW_LINK_UP),
+		      "admin_up", !rsw_dp.ports[p].admin_down);
 	if (o == NULL)
 		return NULL;
 	for (i = 0; i < RSW_N_PORT_CTRS; i++) {
@@ -76,6 +75,7 @@ port_json(uint16_t p)
 					    json_integer((json_int_t)since(
 						    port_missed(p), rsw_ctl.missed_base[p])));
 	}
+	json_object_set_new(o, "link_state", json_string(rsw_link_state_name(link)));
 	json_object_set_new(o, "devargs", json_string(cp->devargs));
 	json_object_set_new(o, "kind", json_string(rsw_port_kind_name(p)));
 	json_object_set_new(o, "mac_ctrl", json_boolean(rsw_port_mac_ctrl(p)));

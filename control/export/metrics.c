@@ -152,6 +152,24 @@ is_sample(const json_t *v)
 	return json_is_integer(v) || json_is_real(v) || json_is_boolean(v);
 }
 
+/*
+ * Whether field (v in the first row) has a sample in some row: a null in one row (a port
+ * whose link is unknown) leaves that row out, not the metric.
+ */
+static bool
+any_sample(const json_t *rows, const char *field, const json_t *v)
+{
+	const json_t *row;
+	size_t i;
+
+	if (is_sample(v))
+		return true;
+	if (!json_is_null(v))
+		return false;
+	json_array_foreach(rows, i, row) if (is_sample(json_object_get(row, field))) return true;
+	return false;
+}
+
 static void
 sb_name(struct sbuf *b, const struct metric_table *t, const char *field)
 {
@@ -220,7 +238,7 @@ emit_table(struct sbuf *b, const struct metric_table *t, const json_t *rows)
 	{
 		bool gauge = t->all_gauges || in_list(t->gauges, field);
 
-		if (!is_sample(v) || is_label(t, field) || in_list(t->skip, field))
+		if (!any_sample(rows, field, v) || is_label(t, field) || in_list(t->skip, field))
 			continue;
 		sb_printf(b, "# HELP ");
 		sb_name(b, t, field);
