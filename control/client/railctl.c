@@ -28,6 +28,7 @@
 
 #include "rsw_cmd.h"
 #include "rsw_config.h"
+#include "rsw_top.h"
 #include "rsw_topology.h"
 
 #define RSW_CTL_DEFAULT_SOCK "/run/railsw/railsw.sock"
@@ -35,6 +36,7 @@
 #define RSW_CTL_WIDTH        120          /* wider tables are transposed */
 #define RSW_CTL_MAX_REPLY    (256u << 20) /* sanity bound on one reply line */
 #define RSW_CTL_SUB_INDENT   4            /* nested tables, under their row */
+#define RSW_CTL_LONG_CELL    24           /* transposed: longer text goes below the blocks */
 
 enum {
 	EXIT_OK = 0,
@@ -65,6 +67,7 @@ usage(FILE *f)
 		"  reload [FILE]\n"
 		"  plan FILE [--json]   cabling and addressing of the fabric of FILE's topology:\n"
 		"                       (computed by railctl itself; no switch needed)\n"
+		"  top [--interval S] [--count N]  live rates (railctl's own view)\n"
 		"\n"
 		"exit status: 0 success, 1 the switch answered with an error,\n"
 		"2 usage error or switch unreachable.\n",
@@ -420,7 +423,9 @@ print_table(struct table *t, json_t *arr, size_t indent)
  * The table turned on its side: one row per field, one column per object,
  * split into blocks of columns that fit RSW_CTL_WIDTH. Column headers come
  * from "name" or "port" (joined with the next field when not unique, e.g.
- * "p0/3" for port/tc), else the object's index.
+ * "p0/3" for port/tc), else the object's index. A field with a text longer than
+ * RSW_CTL_LONG_CELL (devargs) would widen its whole column: such fields follow the
+ * blocks, one line per object.
  */
 static void
 print_transposed(struct table *t, size_t indent)
@@ -429,9 +434,15 @@ print_transposed(struct table *t, size_t indent)
 	char **hdr = xcalloc(t->nrows, sizeof(*hdr));
 	size_t *cw = xcalloc(t->nrows, sizeof(*cw));
 	char *corner;
+	bool *long_col = xcalloc(t->ncols, sizeof(*long_col));
 	struct sbuf sb = {0};
 	bool unique = true;
 
+	for (c = 0; c < t->ncols; c++)
+		for (r = 0; r < t->nrows; r++)
+			if (!t->cells[r * t->ncols + c].num &&
+			    text_width(t->cells[r * t->ncols + c].text) > RSW_CTL_LONG_CELL)
+				long_col[c] = true;
 	for (c = 0; c < t->ncols && label == SIZE_MAX; c++)
 		if (strcmp(t->keys[c], "name") == 0)
 			label = c;
@@ -481,7 +492,7 @@ print_transposed(struct table *t, size_t indent)
 	for (r = 0; r < t->nrows; r++) {
 		cw[r] = text_width(hdr[r]);
 		for (c = 0; c < t->ncols; c++)
-			if (c != label && c != second &&
+			if (c != label && c != second && !long_col[c] &&
 			    text_width(t->cells[r * t->ncols + c].text) > cw[r])
 				cw[r] = text_width(t->cells[r * t->ncols + c].text);
 	}
@@ -504,7 +515,7 @@ print_transposed(struct table *t, size_t indent)
 		}
 		putchar('\n');
 		for (c = 0; c < t->ncols; c++) {
-			if (c == label || c == second)
+			if (c == label || c == second || long_col[c])
 				continue;
 			printf("%*s", (int)indent, "");
 			put_cell(t->keys[c], fw, false, start == end);
@@ -517,6 +528,20 @@ print_transposed(struct table *t, size_t indent)
 		if (end == start)
 			break;
 	}
+	for (k = 0, r = 0; r < t->nrows; r++)
+		if (text_width(hdr[r]) > k)
+			k = text_width(hdr[r]);
+	for (c = 0; c < t->ncols; c++) {
+		if (!long_col[c] || c == label || c == second)
+			continue;
+		printf("\n%*s%s:\n", (int)indent, "", t->keys[c]);
+		for (r = 0; r < t->nrows; r++) {
+			printf("%*s", (int)indent + 2, "");
+			put_cell(hdr[r], k, false, false);
+			printf("  %s\n", t->cells[r * t->ncols + c].text);
+		}
+	}
+	free(long_col);
 	for (r = 0; r < t->nrows; r++)
 		free(hdr[r]);
 	free(hdr);
@@ -594,6 +619,11 @@ print_help(json_t *cmds)
 		free(us);
 		free(hs);
 	}
+	/* railctl's own commands: the switch does not know them. */
+	printf("%-*s  %s\n", (int)w, "plan FILE [--json]",
+	       "cabling and addressing of FILE's fabric (railctl itself; no switch needed)");
+	printf("%-*s  %s\n", (int)w, "top [--interval S] [--count N]",
+	       "live rates per port, drop reason and queue (railctl itself)");
 }
 
 static void
@@ -944,6 +974,8 @@ main(int argc, char **argv)
 
 	if (strcmp(argv[i], "plan") == 0)
 		return cmd_plan(argc, argv, i, json);
+	if (strcmp(argv[i], "top") == 0)
+		return rsw_top_main(sock, json, argc - i, argv + i);
 
 	for (; i < argc; i++) {
 		const unsigned char *p;
