@@ -197,7 +197,8 @@ setup_host() { # ns iface addr gw mac
 	# The TAP PMD gives the kernel side the switch port's MAC: give the host its own.
 	ip -n "$1" link set "$2" address "$5"
 	ip -n "$1" addr add "$3" dev "$2"
-	# A TAP reports link down to DPDK once moved, but still carries traffic.
+	# Once moved, nothing in railsw's namespace can read the TAP's link (link_state
+	# unknown), but it carries traffic.
 	ip -n "$1" link set "$2" up
 	ip -n "$1" route add default via "$4"
 }
@@ -223,6 +224,17 @@ say "railctl show ports"
 "$railctl" -s "$sock" show ports || fails=$((fails + 1))
 say "railctl show neighbors"
 "$railctl" -s "$sock" show neighbors || fails=$((fails + 1))
+say "railctl show drops (every frame railsw dropped, by reason)"
+"$railctl" -s "$sock" show drops || fails=$((fails + 1))
+# A frame a host sent that railsw never read dies in the TAP's queue: the host's kernel counts
+# it (TX dropped), no counter of railsw does (docs/lab.md, "Where frames die").
+say "the hosts' side of the TAPs (kernel counters: ip -s link)"
+host_stats() { # ns iface
+	echo "$1 $2:"
+	ip -n "$1" -s link show "$2" | sed -n '/RX:/,$p' | sed 's/^/  /'
+}
+host_stats $H1 $P0
+host_stats $H2 $P1
 
 if [ $fails -ne 0 ]; then
 	echo

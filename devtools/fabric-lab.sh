@@ -199,7 +199,7 @@ r = eval(sys.argv[1])
 if isinstance(r, (list, tuple)):
     print("\n".join(str(x) for x in r))
 elif r is not None:
-    print(r)' "$1"
+    print(r)' "$@"
 }
 
 # switches.tsv: name tier prefix conf sock log pidfile ; hosts.tsv: server ns iface addr gw mac leaf port
@@ -573,7 +573,7 @@ cmd_status() {
 	need_lab
 	read_switches
 	read_hosts
-	local i pid bad=0 out hz t0 t1 cpu
+	local i pid bad=0 out hz t0 t1 cpu drops
 	hz=$(getconf CLK_TCK)
 	declare -A ticks0
 	for i in "${!SW_NAMES[@]}"; do
@@ -584,7 +584,7 @@ cmd_status() {
 	sleep 2
 	t1=$(date +%s%N)
 	say "switches (state $STATE, tag $TAG; CPU over the last 2 s)"
-	printf '  %-14s %-5s %-8s %-6s %-22s %s\n' switch tier pid cpu% "ports up/all" "rx/tx packets"
+	printf '  %-14s %-5s %-8s %-6s %-22s %-8s %s\n' switch tier pid cpu% "ports up/all" drops "rx/tx packets"
 	for i in "${!SW_NAMES[@]}"; do
 		pid=$(pid_of "$i")
 		if [ -z "$pid" ]; then
@@ -595,19 +595,24 @@ cmd_status() {
 		cpu=$(awk -v a="${ticks0[$i]:-0}" -v hz="$hz" -v dt="$((t1 - t0))" \
 			'{sub(/^.*\) /, ""); printf "%.1f", ($12 + $13 - a) * 100 / hz / (dt / 1e9)}' "/proc/$pid/stat")
 		if out=$(ctl "${SW_SOCK[$i]}" --json show ports 2>/dev/null); then
+			drops=$(ctl "${SW_SOCK[$i]}" --json show drops 2>/dev/null | jpy 'sum(d["packets"] for d in j["drops"])') || drops=?
 			printf '  %-14s %-5s %-8s %-6s %s\n' "${SW_NAMES[$i]}" "${SW_TIER[$i]}" "$pid" "$cpu" \
-				"$(printf '%s' "$out" | jpy '"%-22s %s" % ("%d/%d%s" % (sum(1 for p in j["ports"] if p["link_up"] or p.get("kind") == "net_tap"), len(j["ports"]), ""), " ".join("%s:%d/%d" % (p["name"], p["rx_packets"], p["tx_packets"]) for p in j["ports"]))')"
+				"$(printf '%s' "$out" | jpy '"%-22s %-8s %s" % ("%d/%d%s" % (sum(1 for p in j["ports"] if p["link_up"] or p.get("link_state") == "unknown"), len(j["ports"]), ""), sys.argv[2], " ".join("%s:%d/%d" % (p["name"], p["rx_packets"], p["tx_packets"]) for p in j["ports"]))' "$drops")"
 		else
 			printf '  %-14s %-5s %-8s %-6s %s\n' "${SW_NAMES[$i]}" "${SW_TIER[$i]}" "$pid" "$cpu" \
 				"no answer on ${SW_SOCK[$i]}"
 			bad=1
 		fi
 	done
-	echo "  (a TAP port counts as up: it reads link down once moved into a namespace)"
-	say "hosts"
+	echo "  (drops: every drop reason of railctl show drops; a TAP moved into a namespace counts"
+	echo "  as up: its link state is unknown)"
+	say "hosts (kernel counters of each host's TAP: a frame the host sent that railsw never read"
+	echo "   is a tx drop here, in the TAP's queue, and in no counter of railsw: docs/lab.md)"
+	printf '  %-14s %-24s %-6s %-16s %s\n' server netns iface address "rx/tx packets, dropped"
 	for i in "${!H_SERVER[@]}"; do
-		if ip -n "${H_NS[$i]}" link show "${H_IF[$i]}" >/dev/null 2>&1; then
-			printf '  %-14s netns %-18s %-6s %s\n' "${H_SERVER[$i]}" "${H_NS[$i]}" "${H_IF[$i]}" "${H_ADDR[$i]}"
+		if out=$(ip -n "${H_NS[$i]}" -s -j link show "${H_IF[$i]}" 2>/dev/null); then
+			printf '  %-14s %-24s %-6s %-16s %s\n' "${H_SERVER[$i]}" "${H_NS[$i]}" "${H_IF[$i]}" "${H_ADDR[$i]}" \
+				"$(printf '%s' "$out" | jpy '"rx %d (dropped %d)  tx %d (dropped %d)" % tuple(j[0]["stats64"][d][k] for d in ("rx", "tx") for k in ("packets", "dropped"))')"
 		else
 			printf '  %-14s netns %-18s MISSING\n' "${H_SERVER[$i]}" "${H_NS[$i]}"
 			bad=1

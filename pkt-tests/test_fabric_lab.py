@@ -14,6 +14,8 @@ import json
 import os
 import re
 import shutil
+import signal
+import time
 
 import pytest
 
@@ -276,6 +278,52 @@ def test_script_ping(lab):
     assert r.returncode == 0, r.stdout + r.stderr
     assert "PING FAIL" not in r.stdout and r.stdout.count("PING OK") == 2, r.stdout
     assert "ECMP OK" in r.stdout and "172.16" in r.stdout, r.stdout
+
+
+def kernel_stats(ns, ifname):
+    """(tx_packets, tx_dropped) of a host's interface, as `ip -s link` counts them."""
+    j = json.loads(railsw.run(["ip", "-n", ns, "-s", "-j", "link", "show", ifname]).stdout)
+    tx = j[0]["stats64"]["tx"]
+    return tx["packets"], tx["dropped"]
+
+
+def test_status_shows_host_tap_drops(lab):
+    """Frames that die in a host's TAP queue show in `fabric-lab.sh status`.
+
+    Steps: stop the host's leaf (SIGSTOP: it no longer reads its TAPs); the
+    host sends 3000 frames into its TAP (AF_PACKET, broadcast, an experimental
+    ethertype); continue the leaf; `fabric-lab.sh status`.
+    Verify: the host's kernel counts more than 1000 tx drops (the TAP's queue
+    holds about 1000 frames); status prints the host's line with exactly the
+    kernel's tx packets and tx dropped; the leaf's `show drops` did not count
+    them (it never saw them): its drops grew by fewer than the kernel's.
+    """
+    rows = [ln.split("\t") for ln in open(os.path.join(lab.state, "hosts.tsv")).read().splitlines()]
+    server, ns, ifname, leaf = rows[0][0], rows[0][1], rows[0][2], rows[0][6]
+    pid = lab.pids()[leaf]
+
+    def leaf_drops():
+        return sum(d["packets"] for d in lab.ctl(leaf, "show", "drops")["drops"])
+    tx0, dropped0 = kernel_stats(ns, ifname)
+    drops0 = leaf_drops()
+    flood = ("import socket\n"
+             f"s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW); s.bind(('{ifname}', 0))\n"
+             "f = b'\\xff' * 6 + b'\\x02\\xaa\\x00\\x00\\x00\\x01' + b'\\x88\\xb5' + bytes(50)\n"
+             "for _ in range(3000):\n    s.send(f)\n")
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        railsw.run(["ip", "netns", "exec", ns, "/usr/bin/python3", "-c", flood], timeout=30)
+    finally:
+        os.kill(pid, signal.SIGCONT)
+    railsw.wait_until(lambda: leaf_drops() > drops0, 10, what="the leaf to read its TAP again")
+    time.sleep(0.5)
+    r = script(lab.env, "status", timeout=60)
+    assert r.returncode == 0, r.stdout + r.stderr
+    tx, dropped = kernel_stats(ns, ifname)
+    assert dropped - dropped0 > 1000, (dropped0, dropped)
+    line = [ln for ln in r.stdout.splitlines() if ln.split()[:1] == [server]]
+    assert len(line) == 1 and f"tx {tx} (dropped {dropped})" in line[0], (tx, dropped, r.stdout)
+    assert leaf_drops() - drops0 < dropped - dropped0, (drops0, leaf_drops(), dropped)
 
 
 def test_up_again_rebuilds(lab):

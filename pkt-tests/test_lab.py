@@ -167,8 +167,10 @@ def test_demo_script(build):
     """Steps: run README command 1 (devtools/demo.sh, with this build
     directory and without the install step, which test.sh already did),
     bounded at 5 minutes.
-    Verify: exit 0; it reports every ping OK and prints `show ports`; after
-    it, no namespace, TAP or socket of the lab is left.
+    Verify: exit 0; it reports every ping OK and prints `show ports`, `show
+    drops` and both hosts' kernel counters of their TAPs (`ip -s link`: where
+    frames dropped in a TAP's queue show); after it, no namespace, TAP or socket
+    of the lab is left.
     """
     if lab_in_use():
         pytest.skip("a lab runs here already (devtools/demo.sh --keep?): not touching it")
@@ -177,4 +179,7 @@ def test_demo_script(build):
     assert r.returncode == 0, out[-4000:]
     assert out.count("PING OK") == 3 and "PING FAILED" not in out, out[-4000:]
     assert "p0" in out and "p1" in out, out[-4000:]
+    # Where frames die: railsw's drops, then the hosts' kernel counters of their TAPs.
+    assert "railctl show drops" in out and "no_route" in out, out[-4000:]
+    assert "the hosts' side of the TAPs" in out and out.count("TX:") == 2, out[-4000:]
     assert not lab_in_use(), "demo.sh left its lab behind"

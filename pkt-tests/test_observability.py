@@ -390,7 +390,8 @@ def test_dumpcap_captures_port(hugepages, make_switch, injector):
     `dpdk-dumpcap -i net_tap0 -w FILE -c 5 --file-prefix PREFIX`; send frames into p0
     until dumpcap stops.
     **Verify**: railsw logs that capture is on; dumpcap exits 0; the pcapng holds 5
-    packets, each one of the frames sent (same bytes); the switch forwarded them."""
+    packets, each one of the frames sent (same bytes), stamped with the time they were
+    sent (within the last minute, in order); the switch forwarded them."""
     sw = make_switch(topo.three_ports(), huge_dir=hugepages, mem=256)
     assert "packet capture on" in open(sw.log).read(), sw.log_tail()
     out = os.path.join(sw.tmp, "p0.pcapng")
@@ -416,6 +417,12 @@ def test_dumpcap_captures_port(hugepages, make_switch, injector):
     assert len(pkts) == 5, output
     for p in pkts:
         assert bytes(p) in sent, p.summary()
+    # Stamped with the wall clock (DPDK 22.11 stamps them centuries ahead unless railsw
+    # primes pcapng's clock: docs/observability.md), in the order they were sent.
+    now = time.time()
+    stamps = [float(p.time) for p in pkts]
+    assert all(now - 60 < t <= now + 1 for t in stamps), (now, stamps)
+    assert stamps == sorted(stamps), stamps
     assert sw.running()
     railsw.wait_until(lambda: sw.ports()["p1"]["tx_packets"] >= len(sent) - 1, 5,
                       what="the captured frames to be forwarded too")

@@ -23,6 +23,8 @@ static const struct rsw_field_def port_fields[] = {
 	RSW_LABEL("mac", NULL, "the port's MAC address"),
 	RSW_FIELD("speed_bps", GAUGE, "bps", "link speed (the configured speed, else the PMD's)"),
 	RSW_FIELD("link_up", STATE, "", "link up; null where the port kind cannot know it"),
+	RSW_FIELD("link_state", STATE, "",
+		  "up, down, or unknown where the port kind cannot know it"),
 	RSW_FIELD("admin_up", STATE, "", "false after `port NAME down`"),
 	RSW_FOREACH_PORT_TRAFFIC_CTR(RSW_FIELD_OF_PORT_CTR) RSW_FIELD(
 		"rx_missed", COUNTER, "packets", "dropped by the NIC: its rx queue was full"),
@@ -50,17 +52,17 @@ port_json(uint16_t p)
 {
 	const struct rsw_cfg_port *cp = &rsw_ctl.cfg->ports[p];
 	uint64_t c[RSW_N_PORT_CTRS];
-	struct rte_eth_link link;
+	enum rsw_link_state link = rsw_port_link(p);
 	char mac[RSW_MAC_STR_LEN], buf[64];
 	json_t *o;
 	int i;
 
 	rsw_stats_port_sum(p, c);
-	if (rte_eth_link_get_nowait(rsw_dp.ports[p].eth_port, &link) != 0)
-		memset(&link, 0, sizeof(link));
-	o = json_pack("{s:s, s:i, s:s, s:I, s:b, s:b}", "name", cp->name, "id", p, "mac",
+	o = json_pack("{s:s, s:i, s:s, s:I, s:o, s:s, s:b}", "name", cp->name, "id", p, "mac",
 		      rsw_mac_str(rsw_dp.ports[p].mac.addr_bytes, mac), "speed_bps",
-		      (json_int_t)rsw_port_speed(p), "link_up", link.link_status, "admin_up",
+		      (json_int_t)rsw_port_speed(p), "link_up",
+		      link == RSW_LINK_UNKNOWN ? json_null() : json_boolean(link == RSW_LINK_UP),
+		      "link_state", rsw_link_state_name(link), "admin_up",
 		      !rsw_dp.ports[p].admin_down);
 	if (o == NULL)
 		return NULL;

@@ -17,6 +17,7 @@
 
 #define RSW_CTL_WIDTH      120 /* wider tables are transposed */
 #define RSW_CTL_SUB_INDENT 4   /* nested tables, under their row */
+#define RSW_CTL_LONG_CELL  24  /* transposed: longer text goes below the blocks */
 
 void
 railctl_sb_add(struct sbuf *sb, const char *s, size_t n)
@@ -347,7 +348,9 @@ print_table(struct table *t, json_t *arr, size_t indent)
  * The table turned on its side: one row per field, one column per object,
  * split into blocks of columns that fit RSW_CTL_WIDTH. Column headers come
  * from "name" or "port" (joined with the next field when not unique, e.g.
- * "p0/3" for port/tc), else the object's index.
+ * "p0/3" for port/tc), else the object's index. A field with a text longer than
+ * RSW_CTL_LONG_CELL (devargs) would widen its whole column: such fields follow the
+ * blocks, one line per object.
  */
 static void
 print_transposed(struct table *t, size_t indent)
@@ -356,8 +359,15 @@ print_transposed(struct table *t, size_t indent)
 	char **hdr = railctl_xcalloc(t->nrows, sizeof(*hdr));
 	size_t *cw = railctl_xcalloc(t->nrows, sizeof(*cw));
 	char *corner;
+	bool *long_col = railctl_xcalloc(t->ncols, sizeof(*long_col));
 	struct sbuf sb = {0};
 	bool unique = true;
+
+	for (c = 0; c < t->ncols; c++)
+		for (r = 0; r < t->nrows; r++)
+			if (!t->cells[r * t->ncols + c].num &&
+			    railctl_text_width(t->cells[r * t->ncols + c].text) > RSW_CTL_LONG_CELL)
+				long_col[c] = true;
 
 	for (c = 0; c < t->ncols && label == SIZE_MAX; c++)
 		if (strcmp(t->keys[c], "name") == 0)
@@ -408,7 +418,7 @@ print_transposed(struct table *t, size_t indent)
 	for (r = 0; r < t->nrows; r++) {
 		cw[r] = railctl_text_width(hdr[r]);
 		for (c = 0; c < t->ncols; c++)
-			if (c != label && c != second &&
+			if (c != label && c != second && !long_col[c] &&
 			    railctl_text_width(t->cells[r * t->ncols + c].text) > cw[r])
 				cw[r] = railctl_text_width(t->cells[r * t->ncols + c].text);
 	}
@@ -431,7 +441,7 @@ print_transposed(struct table *t, size_t indent)
 		}
 		putchar('\n');
 		for (c = 0; c < t->ncols; c++) {
-			if (c == label || c == second)
+			if (c == label || c == second || long_col[c])
 				continue;
 			printf("%*s", (int)indent, "");
 			put_cell(t->keys[c], fw, false, start == end);
@@ -444,6 +454,20 @@ print_transposed(struct table *t, size_t indent)
 		if (end == start)
 			break;
 	}
+	for (k = 0, r = 0; r < t->nrows; r++)
+		if (railctl_text_width(hdr[r]) > k)
+			k = railctl_text_width(hdr[r]);
+	for (c = 0; c < t->ncols; c++) {
+		if (!long_col[c] || c == label || c == second)
+			continue;
+		printf("\n%*s%s:\n", (int)indent, "", t->keys[c]);
+		for (r = 0; r < t->nrows; r++) {
+			printf("%*s", (int)indent + 2, "");
+			put_cell(hdr[r], k, false, false);
+			printf("  %s\n", t->cells[r * t->ncols + c].text);
+		}
+	}
+	free(long_col);
 	for (r = 0; r < t->nrows; r++)
 		free(hdr[r]);
 	free(hdr);
@@ -521,6 +545,11 @@ print_help(json_t *cmds)
 		free(us);
 		free(hs);
 	}
+	/* railctl's own commands: the switch does not know them. */
+	printf("%-*s  %s\n", (int)w, "plan FILE [--json]",
+	       "cabling and addressing of FILE's fabric (railctl itself; no switch needed)");
+	printf("%-*s  %s\n", (int)w, "top [--interval S] [--count N]",
+	       "live rates per port, drop reason and queue (railctl itself)");
 }
 
 void

@@ -28,6 +28,7 @@
 
 #include "railctl_priv.h"
 #include "rsw_cmd.h"
+#include "rsw_top.h"
 
 #define RSW_CTL_DEFAULT_SOCK "/run/railsw/railsw.sock"
 #define RSW_CTL_TIMEOUT_MS   5000
@@ -56,6 +57,7 @@ usage(FILE *f)
 		"  reload [FILE]\n"
 		"  plan FILE [--json]   cabling and addressing of the fabric of FILE's topology:\n"
 		"                       (computed by railctl itself; no switch needed)\n"
+		"  top [--interval S] [--count N]  live rates (railctl's own view)\n"
 		"\n"
 		"exit status: 0 success, 1 the switch answered with an error,\n"
 		"2 usage error or switch unreachable.\n",
@@ -233,6 +235,8 @@ main(int argc, char **argv)
 
 	if (strcmp(argv[i], "plan") == 0)
 		return railctl_cmd_plan(argc, argv, i, json);
+	if (strcmp(argv[i], "top") == 0)
+		return rsw_top_main(sock, json, argc - i, argv + i);
 
 	for (; i < argc; i++) {
 		const unsigned char *p;

@@ -48,8 +48,8 @@ static const struct rsw_port_kind port_kinds[] = {
 		.multi_queue = "one rx queue per worker (the kernel spreads flows)",
 		.pfc = "rx+tx",
 		.speed = "PMD: 10G nominal",
-		.limits = "kernel copy per frame; link reads down once the kernel side moves "
-			  "to another netns (ignored for next-hop liveness)",
+		.limits = "kernel copy per frame; link unknown (null) once the kernel side "
+			  "moves to another netns (ignored for next-hop liveness)",
 		.queues = RSW_PORT_Q_RSS,
 		.mac_ctrl = true,
 	},
@@ -550,4 +550,85 @@ rsw_port_speed(uint16_t p)
 	    link.link_speed == RTE_ETH_SPEED_NUM_UNKNOWN)
 		return 0;
 	return (uint64_t)link.link_speed * 1000000ULL;
+}
+
+/*
+ * The kernel interface behind port p (net_tap, net_af_xdp) when it lives in railsw's network
+ * namespace: its name from the devargs' iface= (else from the PMD's ifindex), and the same
+ * ifindex as the PMD's, so a namesake in this namespace is not taken for it.
+ */
+static bool
+port_iface_here(uint16_t p, char *ifname)
+{
+	struct rte_eth_dev_info info;
+	unsigned int idx;
+
+	if (rte_eth_dev_info_get(rsw_dp.ports[p].eth_port, &info) != 0)
+		memset(&info, 0, sizeof(info));
+	if (ports_cfg == NULL ||
+	    !devargs_value(ports_cfg->ports[p].devargs, "iface", ifname, IF_NAMESIZE)) {
+		if (info.if_index == 0 || if_indextoname(info.if_index, ifname) == NULL)
+			return false;
+	}
+	idx = if_nametoindex(ifname);
+	return idx != 0 && (info.if_index == 0 || idx == info.if_index);
+}
+
+/* The kernel's flags of interface ifname, or -errno. */
+static int
+iface_flags(const char *ifname, short *flags)
+{
+	struct ifreq ifr = {0};
+	int fd, ret = 0;
+
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	memcpy(ifr.ifr_name, ifname, strnlen(ifname, IF_NAMESIZE - 1));
+	if (ioctl(fd, SIOCGIFFLAGS, &ifr) == 0)
+		*flags = ifr.ifr_flags;
+	else
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+enum rsw_link_state
+rsw_port_link(uint16_t p)
+{
+	const char *kind = rsw_port_kind_name(p);
+	bool tap = strcmp(kind, "net_tap") == 0, xdp = strcmp(kind, "net_af_xdp") == 0;
+	char ifname[IF_NAMESIZE];
+	struct rte_eth_link link;
+	short flags = 0;
+
+	if (p >= rsw_dp.n_ports)
+		return RSW_LINK_UNKNOWN;
+	if (tap || xdp) {
+		/*
+		 * net_tap reads its link from the interface's flags in this namespace: once the
+		 * kernel side moves to another one, that read fails and says "down" while frames
+		 * flow. net_af_xdp says "up" whatever the interface does. Read the kernel where
+		 * the interface is here; elsewhere nobody here can know.
+		 */
+		if (!port_iface_here(p, ifname) || iface_flags(ifname, &flags) != 0)
+			return RSW_LINK_UNKNOWN;
+		return (flags & IFF_UP) && (flags & IFF_RUNNING) ? RSW_LINK_UP : RSW_LINK_DOWN;
+	}
+	if (rte_eth_link_get_nowait(rsw_dp.ports[p].eth_port, &link) != 0)
+		return RSW_LINK_UNKNOWN;
+	return link.link_status == RTE_ETH_LINK_UP ? RSW_LINK_UP : RSW_LINK_DOWN;
+}
+
+const char *
+rsw_link_state_name(enum rsw_link_state s)
+{
+	switch (s) {
+	case RSW_LINK_UP:
+		return "up";
+	case RSW_LINK_DOWN:
+		return "down";
+	default:
+		return "unknown";
+	}
 }

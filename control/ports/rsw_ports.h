@@ -92,6 +92,23 @@ void rsw_ports_set_config(const struct rsw_config *cfg);
 /** Speed the port runs at, in bit/s: config `speed`, else link speed, else 0. */
 uint64_t rsw_port_speed(uint16_t p);
 
+/** What railsw knows of a port's link. */
+enum rsw_link_state {
+	RSW_LINK_DOWN,
+	RSW_LINK_UP,
+	RSW_LINK_UNKNOWN, /* the port kind cannot know (a TAP moved to another netns) */
+};
+
+/**
+ * The link of port p: the PMD's link status, except for net_tap and net_af_xdp, whose kernel
+ * interface is read (IFF_UP and IFF_RUNNING) where it is in railsw's network namespace;
+ * RSW_LINK_UNKNOWN where it is not (a TAP moved into another namespace), or the PMD fails.
+ */
+enum rsw_link_state rsw_port_link(uint16_t p);
+
+/** "up", "down" or "unknown": `link_state` of `show ports`. */
+const char *rsw_link_state_name(enum rsw_link_state s);
+
 /** Name of the DPDK device in a devargs string ("net_tap0" of "net_tap0,iface=x"). */
 void rsw_devargs_name(const char *devargs, char *name, size_t len);
 

@@ -183,6 +183,40 @@ test_format_ports_escaping(void **state)
 }
 
 static void
+test_format_link_unknown(void **state)
+{
+	/* The first port's link is unknown (null): its row has no railsw_link_up, the others do. */
+	json_t *ports = load("{\"ports\": ["
+			     "{\"name\": \"t0\", \"link_up\": null, \"link_state\": \"unknown\","
+			     " \"rx_packets\": 1},"
+			     "{\"name\": \"m0\", \"link_up\": false, \"link_state\": \"down\","
+			     " \"rx_packets\": 2}]}");
+	json_t *all_unknown = load("{\"ports\": [{\"name\": \"t0\", \"link_up\": null,"
+				   " \"rx_packets\": 1}]}");
+	struct rsw_metrics_src src = {.ports = ports};
+	size_t len;
+	char *text = rsw_metrics_format(&src, &len);
+
+	assert_non_null(text);
+	check_format(text);
+	assert_line(text, "# TYPE railsw_link_up gauge");
+	assert_line(text, "railsw_link_up{port=\"m0\"} 0");
+	assert_null(strstr(text, "railsw_link_up{port=\"t0\"}"));
+	assert_null(strstr(text, "link_state"));
+	assert_line(text, "railsw_rx_packets{port=\"t0\"} 1");
+	free(text);
+	src.ports = all_unknown;
+	text = rsw_metrics_format(&src, &len);
+	assert_non_null(text);
+	check_format(text);
+	assert_null(strstr(text, "railsw_link_up"));
+	assert_line(text, "railsw_rx_packets{port=\"t0\"} 1");
+	free(text);
+	json_decref(ports);
+	json_decref(all_unknown);
+}
+
+static void
 test_format_tables(void **state)
 {
 	json_t *queues =
@@ -471,6 +505,7 @@ main(void)
 		cmocka_unit_test(test_open_bad_address),
 		cmocka_unit_test(test_format_empty),
 		cmocka_unit_test(test_format_ports_escaping),
+		cmocka_unit_test(test_format_link_unknown),
 		cmocka_unit_test(test_format_tables),
 		cmocka_unit_test(test_http),
 	};

@@ -1,0 +1,241 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The railsw authors
+"""Docs whose recipes run: the command blocks of README.md and docs/*.md.
+
+The convention (docs/lab.md, "Recipes in these docs"):
+
+- a fenced block with the info string `sh` is a recipe: this file runs it;
+- `sh illustration` is shown and not run (long runs, hardware, the network, changes
+  to the machine such as hugepages);
+- any other block (no info string, `yaml`, `python`, ...) is output, a diagram or
+  a config excerpt, never commands to paste: test_blocks_are_marked fails on one
+  that looks like commands.
+
+The recipes of one document run in order, each as `bash -e -o pipefail` from a
+scratch directory that looks like the repository (every top-level entry linked,
+`build` pointing at RAILSW_BUILD, build/control on PATH), as root, with `sudo`
+a shell function where sudo is not installed. HTML comment lines right before a
+fence steer the run and are invisible to a reader:
+
+    <!-- test: background -->       start the block and go on (a switch in the
+                                     foreground of its own terminal); stopped by
+                                     SIGTERM to its process group after the document
+    <!-- test: ready=CMD -->        then poll CMD until it exits 0 (at most 30 s)
+    <!-- test: check=CMD -->        after the block, CMD must exit 0 (what the
+                                     text says the reader will see)
+    <!-- test: timeout=N -->        seconds for the block (default 60)
+
+Namespaces and interfaces a document's recipes create are removed after it. The
+labs use fixed names (rsw-p0, h1, /run/railsw/railsw.sock): when one of them is
+already in use (a lab someone is running) the document is skipped, not clobbered.
+"""
+
+import glob
+import os
+import re
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+
+import pytest
+
+import railsw
+
+REPO = railsw.REPO
+DOCS = ["README.md"] + sorted(os.path.relpath(p, REPO)
+                              for p in glob.glob(os.path.join(REPO, "docs", "*.md")))
+FENCE = re.compile(r"^```(.*)$")
+DIRECTIVE = re.compile(r"^<!-- test: (background|ready|check|timeout)(?:=(.*))? -->$")
+PRELUDE = 'command -v sudo >/dev/null || sudo() { env "$@"; }\n'
+# A line that starts like a command a reader would paste.
+COMMANDISH = re.compile(r"^(sudo |build/|\./devtools/|devtools/|perf/|fuzz/|ip |echo |mkdir |"
+                        r"mount |modprobe |railsw -|RAILSW_|dpdk-devbind|dpdk-dumpcap |"
+                        r"CC=|ninja |meson |ASAN_OPTIONS)")
+LAB_NAMES = ("rsw-p0", "rsw-p1", "rsw-p2")
+LAB_NETNS = ("h0", "h1", "h2", "rsw-h1", "rsw-h2")
+LAB_SOCK = "/run/railsw/railsw.sock"
+
+
+class Block:
+    def __init__(self, doc, line, info, body, directives):
+        self.doc, self.line, self.info, self.body = doc, line, info, body
+        self.background = "background" in directives
+        self.ready = directives.get("ready")
+        self.check = directives.get("check")
+        self.timeout = int(directives.get("timeout") or 60)
+
+    def where(self):
+        return f"{self.doc}:{self.line}"
+
+
+def blocks(doc):
+    """Every fenced block of doc: Block objects, with the directives above each."""
+    lines = open(os.path.join(REPO, doc)).read().split("\n")
+    out, i = [], 0
+    while i < len(lines):
+        m = FENCE.match(lines[i])
+        if not m:
+            i += 1
+            continue
+        directives, k = {}, i - 1
+        while k >= 0 and DIRECTIVE.match(lines[k]):
+            d = DIRECTIVE.match(lines[k])
+            directives[d.group(1)] = d.group(2) if d.group(2) is not None else True
+            k -= 1
+        j = i + 1
+        while j < len(lines) and not lines[j].startswith("```"):
+            j += 1
+        out.append(Block(doc, i + 1, m.group(1).strip(), "\n".join(lines[i + 1:j]) + "\n",
+                         directives))
+        i = j + 1
+    return out
+
+
+def recipes(doc):
+    return [b for b in blocks(doc) if b.info == "sh"]
+
+
+RUNNABLE = [d for d in DOCS if recipes(d)]
+
+
+def test_blocks_are_marked():
+    """Verify: every block of README.md and docs/*.md is `sh` (run below), `sh
+    illustration`, or something that is not commands (no info string, yaml,
+    python): a block without an info string has no line that starts like a
+    command to paste (sudo, build/, devtools/, ip, echo, ...; a `$ ` transcript
+    is fine); directives only stand before `sh` blocks; at least the labs have
+    recipes."""
+    bad = []
+    for doc in DOCS:
+        for b in blocks(doc):
+            words = b.info.split()
+            if words[:1] == ["sh"] and words not in (["sh"], ["sh", "illustration"]):
+                bad.append(f"{b.where()}: info string '{b.info}': use sh or sh illustration")
+            if b.info == "" and any(COMMANDISH.match(ln) for ln in b.body.split("\n")):
+                bad.append(f"{b.where()}: commands in a block without an info string: "
+                           "mark it sh (run by pkt-tests/test_docs.py) or sh illustration")
+            if b.info != "sh" and (b.background or b.ready or b.check):
+                bad.append(f"{b.where()}: test directives before a block that is not run")
+    assert not bad, "\n".join(bad)
+    assert {"docs/lab.md", "docs/qos.md", "docs/congestion.md"} <= set(RUNNABLE), RUNNABLE
+
+
+def links():
+    return set(os.listdir("/sys/class/net"))
+
+
+def netns():
+    out = railsw.run(["ip", "netns", "list"], check=False).stdout
+    return {ln.split()[0] for ln in out.splitlines() if ln.strip()}
+
+
+def scratch_repo(build):
+    """A directory that looks like the repository root, with `build` at RAILSW_BUILD."""
+    d = tempfile.mkdtemp(prefix=f"rswt-{os.getpid()}-0.docs.")
+    for name in os.listdir(REPO):
+        if name not in ("build", ".git"):
+            os.symlink(os.path.join(REPO, name), os.path.join(d, name))
+    os.symlink(os.path.abspath(build), os.path.join(d, "build"))
+    return d
+
+
+def shell(cwd, env, script, log=None):
+    """bash running script in a session of its own; output to log (a file) or a pipe."""
+    return subprocess.Popen(["bash", "-e", "-o", "pipefail", "-c", PRELUDE + script], cwd=cwd,
+                            env=env, stdout=log or subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True, start_new_session=True)
+
+
+def stop_group(proc, timeout=10):
+    """SIGTERM the process group of a block we started; SIGKILL if it hangs. Its output."""
+    if proc.poll() is None:
+        try:
+            os.killpg(proc.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+        try:
+            proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=5)
+    if proc.stdout:
+        return proc.stdout.read()
+    with open(proc.log_path, errors="replace") as f:
+        return f.read()
+
+
+@pytest.mark.parametrize("doc", RUNNABLE)
+def test_doc_recipes(build, doc):
+    """Steps: run the `sh` blocks of the document in order (see the module
+    docstring), with the directives' background, ready, check and timeout.
+    Verify: every block exits 0 within its timeout, every ready and check
+    command succeeds, a background block is still running when the document
+    ends; then everything the recipes left (processes, namespaces,
+    interfaces) is removed."""
+    busy = [n for n in LAB_NAMES if n in links()] + [n for n in LAB_NETNS if n in netns()]
+    if os.path.exists(LAB_SOCK):
+        busy.append(LAB_SOCK)
+    if busy:
+        pytest.skip(f"a lab is using {', '.join(busy)}: not touching it")
+    cwd = scratch_repo(build)
+    env = dict(os.environ, PATH=os.path.join(cwd, "build", "control") + ":" + os.environ["PATH"])
+    links0, netns0 = links(), netns()
+    background = []
+
+    def run_cmd(cmd, timeout=20):
+        p = shell(cwd, env, cmd)
+        try:
+            out = p.communicate(timeout=timeout)[0]
+        except subprocess.TimeoutExpired:
+            stop_group(p)
+            return None, f"(no exit within {timeout} s)"
+        return p.returncode, out
+
+    def fail(b, what, out):
+        logs = "".join(f"\n--- background {x.where()} ---\n{stop_group(p)[-3000:]}"
+                       for x, p in background)
+        pytest.fail(f"{b.where()}: {what}\n--- block ---\n{b.body}--- output ---\n"
+                    f"{(out or '')[-3000:]}{logs}", pytrace=False)
+
+    try:
+        for b in recipes(doc):
+            if b.background:
+                path = os.path.join(cwd, f"background-{b.line}.log")
+                with open(path, "w") as log:
+                    p = shell(cwd, env, b.body, log=log)
+                p.log_path = path
+                background.append((b, p))
+                time.sleep(0.2)
+                if p.poll() is not None:
+                    fail(b, f"background block exited {p.returncode} at once", "")
+            else:
+                rc, out = run_cmd(b.body, b.timeout)
+                if rc != 0:
+                    fail(b, f"exited {rc}", out)
+            if b.ready:
+                deadline = time.monotonic() + 30
+                while True:
+                    rc, out = run_cmd(b.ready, 10)
+                    if rc == 0:
+                        break
+                    if time.monotonic() > deadline:
+                        fail(b, f"not ready within 30 s: {b.ready}", out)
+                    time.sleep(0.2)
+            if b.check:
+                rc, out = run_cmd(b.check, 30)
+                if rc != 0:
+                    fail(b, f"check failed: {b.check}", out)
+        for b, p in background:
+            if p.poll() is not None:
+                fail(b, f"background block exited {p.returncode} before the document ended",
+                     "")
+    finally:
+        for b, p in reversed(background):
+            stop_group(p)
+        for ns in netns() - netns0:
+            railsw.run(["ip", "netns", "del", ns], check=False)
+        for name in links() - links0:
+            railsw.run(["ip", "link", "del", name], check=False)
+        shutil.rmtree(cwd, ignore_errors=True)
