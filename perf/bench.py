@@ -747,14 +747,23 @@ class Bench:
 
     def drop_fields(self, sock):
         """The `show ports` counters that count lost frames, as the switch describes them
-        (`describe`, asked once): its drop reasons (`show drops`) and the NIC's rx_missed."""
-        if getattr(self, "_drop_fields", None) is None:
-            tables = self.ctl(sock, "describe")["tables"]
-            port = next(t for t in tables if (t["command"], t["key"]) == ("show ports", "ports"))
+        (`describe`, asked once per railctl): its drop reasons (`show drops`) and the NIC's
+        rx_missed. A build older than `describe` (an A/B against an earlier commit) is asked
+        for its `show ports` rows instead: their integer fields that are drop reasons."""
+        cache = self.__dict__.setdefault("_drop_fields", {})
+        if self.railctl not in cache:
             reasons = {d["reason"] for d in self.ctl(sock, "show", "drops")["drops"]}
-            self._drop_fields = [f["name"] for f in port["fields"] if f["kind"] == "counter" and
-                                 (f["name"] in reasons or f["name"] == "rx_missed")]
-        return self._drop_fields
+            try:
+                tables = self.ctl(sock, "describe")["tables"]
+                port = next(t for t in tables
+                            if (t["command"], t["key"]) == ("show ports", "ports"))
+                names = [f["name"] for f in port["fields"] if f["kind"] == "counter"]
+            except RuntimeError:
+                row = self.ctl(sock, "show", "ports")["ports"][0]
+                names = [k for k, v in row.items()
+                         if isinstance(v, int) and not isinstance(v, bool)]
+            cache[self.railctl] = [n for n in names if n in reasons or n == "rx_missed"]
+        return cache[self.railctl]
 
     @staticmethod
     def clocked(fn):
