@@ -20,7 +20,7 @@
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
 
-#include "rsw_config.h"
+#include "rsw_defs.h"
 #include "rsw_lb_state.h"
 #include "rsw_qos.h"
 

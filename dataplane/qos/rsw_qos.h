@@ -30,7 +30,7 @@
 #include <rte_mbuf.h>
 #include <rte_ring.h>
 
-#include "rsw_config.h"
+#include "rsw_defs.h"
 
 #define RSW_QUEUE_RING_SIZE   4096 /* mbufs per (port, TC) ring; bytes limits apply first */
 #define RSW_WIRE_OVERHEAD     24   /* FCS 4 + preamble 8 + inter-frame gap 12 */
@@ -300,9 +300,6 @@ void rsw_port_tx(struct rsw_lcore_stats *st, uint16_t p, struct rte_mbuf **m, ui
 
 /** Free rings (draining mbufs). */
 void rsw_qos_fini(void);
-
-/** Fill params from a configuration and its port count. */
-void rsw_qos_params_from_cfg(struct rsw_qos_params *qp, const struct rsw_config *cfg);
 
 /** Set the fields of params derived from the others (express_bytes[]): after any change. */
 void rsw_qos_params_derive(struct rsw_qos_params *qp);

@@ -24,7 +24,7 @@
 #include <rte_hash.h>
 #include <rte_rcu_qsbr.h>
 
-#include "rsw_config.h"
+#include "rsw_defs.h"
 #include "rsw_qos.h"
 
 #define RSW_LB_BUCKETS 256 /* resilient-hash bucket table per group */
