@@ -21,7 +21,8 @@
 /**
  * The express path: the case that dominates a fabric, decided per burst (DESIGN.md §3). A frame
  * that rsw_parse_express4/6 takes (untagged IP to the port's MAC, TTL above 1, not a CNP),
- * routed by a plain route (one next hop, up, resolved, within the egress MTU) to a port this
+ * routed by a plain route (one next hop, up, resolved, within the egress MTU), or to a host of a
+ * connected subnet through its adjacency (resolved, within the egress MTU), to a port this
  * lcore owns that is idle, not paused, not under a watchdog drop and has the shaper's tokens
  * for the whole burst, goes straight to the PMD: no parse record, no (port, TC) slot, no
  * admission per frame. Admission is decided once per burst: the candidates' bytes of each TC

@@ -82,6 +82,13 @@ rsw_neigh_get(const struct rsw_ip *ip, uint16_t port)
 	if (idx >= RSW_MAX_NEIGHBORS)
 		return -ENOSPC;
 	rsw_fib_main.neigh[base + idx].port = port;
+	if (ip->family == RSW_AF_INET) {
+		uint32_t ip_be;
+
+		/* The entry is complete: its connected subnet's slot may point at it now. */
+		memcpy(&ip_be, ip->addr, sizeof(ip_be));
+		rsw_adj_set(rsw_fib_main.tables, ip_be, (uint32_t)idx);
+	}
 	return (int)base + idx;
 }
 

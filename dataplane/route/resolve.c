@@ -104,6 +104,13 @@ forward_one(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rsw_ta
 			if (unlikely(info->ttl <= 1))
 				goto ttl;
 			out = r->port;
+			if (likely(r->adj_mask != 0) && info->kind == RSW_PK_IPV4) {
+				/* The subnet's adjacency: RSW_ADJ_NONE (unresolved) is UINT32_MAX. */
+				neigh_idx = rsw_adj_lookup4(
+					t, r,
+					rsw_ntohl(((const struct rte_ipv4_hdr *)l3)->dst_addr));
+				break;
+			}
 			if (info->kind == RSW_PK_IPV4)
 				ni = rsw_neigh_lookup4(((const struct rte_ipv4_hdr *)l3)->dst_addr);
 			else

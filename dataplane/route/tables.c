@@ -95,6 +95,7 @@ rsw_tables_free(struct rsw_tables *t)
 	rte_free(t->results);
 	rte_free(t->nh);
 	rte_free(t->groups);
+	rte_free(t->adj);
 	rte_free(t);
 }
 
@@ -116,8 +117,11 @@ rsw_tables_add_route(struct rsw_tables *t, const struct rsw_prefix *p, uint32_t 
 	if (p->ip.family == RSW_AF_INET) {
 		uint32_t ip = (uint32_t)p->ip.addr[0] << 24 | (uint32_t)p->ip.addr[1] << 16 |
 			      (uint32_t)p->ip.addr[2] << 8 | p->ip.addr[3];
+		int ret = rte_fib_add(t->fib4, ip, p->len, nh);
 
-		return rte_fib_add(t->fib4, ip, p->len, nh);
+		if (ret == 0 && t->results[nh].type == RSW_RES_CONNECTED)
+			ret = rsw_adj_add(t, nh, p);
+		return ret;
 	}
 #if RTE_VERSION >= RTE_VERSION_NUM(24, 11, 0, 0)
 	return rte_fib6_add(t->fib6, (const struct rte_ipv6_addr *)p->ip.addr, p->len, nh);
@@ -198,6 +202,7 @@ rsw_tables_publish(struct rsw_tables *t)
 {
 	struct rsw_tables *old = rsw_fib_main.tables;
 
+	rsw_adj_fill(t); /* the neighbours learned while t was built */
 	__atomic_store_n(&rsw_fib_main.tables, t, __ATOMIC_RELEASE);
 	if (old != NULL) {
 		rte_rcu_qsbr_synchronize(rsw_fib_main.qsbr, RTE_QSBR_THRID_INVALID);
