@@ -237,9 +237,7 @@ express_out(struct express *x, const struct express_fam *f, unsigned int k, uint
  * hashes (f->h[k], computed for the burst by express_hash) or one that sprays round-robin: the
  * member rsw_lb_select_h would pick. A spraying group's position moves on only when the frame
  * goes, so each entry of the spray sequence is taken once, by whichever path sends the frame.
- * Random spray, adaptive and flowlet groups go to the general path. Inline: as a call it cost
- * a spraying frame 31 instructions of prologue, epilogue and argument moves, and the
- * plain-route path nothing either way.
+ * Random spray, adaptive and flowlet groups go to the general path. Inline (docs/perf.md).
  */
 static __rte_always_inline bool
 express_group(struct express *x, struct rsw_lcore_stats *st, const struct rsw_tables *t,

@@ -30,8 +30,8 @@
 
 /*
  * Network to host order for the fast path. DPDK 22.11's rte_be_to_cpu_16 on x86 is an xchgb in
- * asm volatile: a partial-register merge the compiler can neither schedule nor fold (4 % of
- * the worker's cycles). The builtins compile to rol/bswap/movbe.
+ * asm volatile: a partial-register merge the compiler can neither schedule nor fold
+ * (docs/perf.md, "Notes moved out of the code"). The builtins compile to rol/bswap/movbe.
  */
 #if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
 #define rsw_ntohs(x) __builtin_bswap16(x)

@@ -157,11 +157,11 @@ struct rsw_neigh {
 };
 
 struct rsw_fib_main {
-	struct rsw_tables *tables; /* current generation (RCU: atomic load) */
-	struct rte_rcu_qsbr *qsbr; /* workers report quiescent states here */
-	struct rte_hash *neigh4;   /* key: IPv4 (4 bytes, network order) → neighbour index */
-	struct rte_hash *neigh6;   /* key: IPv6 (16 bytes) → neighbour index */
-	struct rsw_neigh *neigh;   /* [RSW_NEIGH_SLOTS]: IPv4 entries first, IPv6 above */
+	struct rsw_tables *tables; /* current generation (control publishes, workers load: RCU) */
+	struct rte_rcu_qsbr *qsbr; /* workers report quiescent states, control waits */
+	struct rte_hash *neigh4;   /* IPv4 (network order) → entry (control adds, workers read) */
+	struct rte_hash *neigh6;   /* IPv6 (16 bytes) → entry (control adds, workers read) */
+	struct rsw_neigh *neigh; /* [RSW_NEIGH_SLOTS], IPv4 first (control writes, workers read) */
 };
 
 extern struct rsw_fib_main rsw_fib_main;

@@ -88,8 +88,8 @@ struct rsw_lb_member_stats {
 
 /*
  * Count one frame of len bytes on a member. The packet count is one add to memory that the
- * compiler cannot see into: GCC 12 otherwise pairs the two adds into a vector update of five
- * instructions (a register move, two inserts, an add and a store) for every frame.
+ * compiler cannot see into: GCC 12 otherwise pairs the two adds into a vector update per frame
+ * (docs/perf.md).
  */
 static __rte_always_inline void
 rsw_lb_count(struct rsw_lb_member_stats *lb, uint32_t len)
