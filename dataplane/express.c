@@ -195,8 +195,8 @@ express_take(struct express *x, struct express_acc *a, const struct rsw_tables *
 
 /*
  * The rest of forwarding candidate k of family f (kind) to port out, neighbour neigh, counted
- * on the group member's counters lb (NULL: a connected host, no group). @return false when
- * the general path must take it (nothing changed).
+ * on the group member's counters lb (a connected host's: rsw_lcore_stats.connected). @return
+ * false when the general path must take it (nothing changed).
  */
 static __rte_always_inline bool
 express_out(struct express *x, const struct express_fam *f, unsigned int k, uint8_t kind,
@@ -225,8 +225,7 @@ express_out(struct express *x, const struct express_fam *f, unsigned int k, uint
 	rsw_rewrite_word(m, RTE_ETHER_HDR_LEN, kind, mac, &pr->mac);
 	len = rte_pktmbuf_pkt_len(m);
 	tc = f->tc[k];
-	if (lb != NULL) /* a host of a connected subnet has no group */
-		rsw_lb_count(lb, len);
+	rsw_lb_count(lb, len);
 	x->m[out][x->n[out]++] = m;
 	x->port[out].tc[tc] += tc_count(len);
 	return true;
@@ -277,23 +276,27 @@ express_fwd(struct express *x, struct rsw_lcore_stats *st, const struct rsw_tabl
 {
 	uint64_t nhv = f->nh[k];
 	const struct rsw_result *r = &t->results[nhv] /* < n_results: rsw_tables_add_route */;
+	struct rsw_lb_member_stats *lb;
+	uint32_t ni;
 
 	if (unlikely(!rsw_result_plain(r))) {
-		if (r->type == RSW_RES_CONNECTED && r->adj_mask != 0 && kind == RSW_PK_IPV4) {
-			/* A host of a connected subnet, through its adjacency. */
-			uint32_t ni = rsw_adj_lookup4(t, r, x->key4[k]);
-
-			if (unlikely(ni == RSW_ADJ_NONE))
+		if (r->type != RSW_RES_CONNECTED || r->adj_mask == 0 || kind != RSW_PK_IPV4) {
+			if (r->type != RSW_RES_GROUP)
 				return false;
-			return express_out(x, f, k, kind, r->port, ni, NULL);
+			return express_group(x, st, t, f, k, kind, r->id);
 		}
-		if (r->type != RSW_RES_GROUP)
+		/* A host of a connected subnet, through its adjacency: the plain route's step. */
+		ni = rsw_adj_lookup4(t, r, x->key4[k]);
+		if (unlikely(ni == RSW_ADJ_NONE))
 			return false;
-		return express_group(x, st, t, f, k, kind, r->id);
+		lb = &st->connected;
+	} else {
+		if (unlikely(__atomic_load_n(&rsw_lb_down[r->id], __ATOMIC_RELAXED) & 1))
+			return false;
+		ni = r->neigh;
+		lb = &st->lb[r->id][0];
 	}
-	if (unlikely(__atomic_load_n(&rsw_lb_down[r->id], __ATOMIC_RELAXED) & 1))
-		return false;
-	return express_out(x, f, k, kind, r->port, r->neigh, &st->lb[r->id][0]);
+	return express_out(x, f, k, kind, r->port, ni, lb);
 }
 
 /*

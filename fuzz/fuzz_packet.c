@@ -13,7 +13,8 @@
  * unresolved next hop per family, QoS from a loaded YAML (lossless TC 3, ECN,
  * trimming, CNPs) with small buffers so that drops, trims and PFC happen.
  *
- * Input: byte 0 picks the ingress port, byte 1 the knobs (below), then frames,
+ * Input: byte 0 picks the ingress port (bits 0-1) and a connected host to learn or age
+ * before the burst (bits 2-7, below), byte 1 the knobs (below), then frames,
  * each a 2-byte big-endian length and that many bytes (the last one may be
  * short), at most a burst of 32. Every frame is an mbuf whose data is an
  * exactly sized heap buffer, so AddressSanitizer sees a read past its end.
@@ -464,6 +465,18 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	in_port = data[0] % N_PORTS;
 	knobs = data[1];
+	if (data[0] >> 3) {
+		/* Host 10.0.<h & 3>.<100 + h / 4> of a connected subnet learned (bit 2) or aged:
+		 * its entry and its adjacency slot change between bursts, as under traffic. */
+		uint8_t h = data[0] >> 3;
+		struct rsw_ip ip;
+		uint32_t idx;
+
+		ip4(&ip, 10, 0, h & 3, (uint8_t)(100 + (h >> 2)));
+		idx = neigh(&ip, h & 3, data[0] & 4);
+		if (!(data[0] & 4))
+			rsw_neigh_set(idx, NULL);
+	}
 	while (off < size && n < RSW_BURST) {
 		if (size - off < 2) {
 			len = (uint16_t)(size - off);

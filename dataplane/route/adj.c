@@ -24,7 +24,7 @@ rsw_adj_add(struct rsw_tables *t, uint32_t nh, const struct rsw_prefix *p)
 {
 	struct rsw_result *r = &t->results[nh];
 	struct rsw_adj_subnet *s;
-	uint32_t bits = 32u - p->len, n, i, *adj;
+	uint32_t bits = 32u - p->len, n, i, *adj, net_be;
 
 	if (r->adj_mask != 0) {
 		/* A second prefix on the same result: its slots could not tell them apart. */
@@ -46,7 +46,8 @@ rsw_adj_add(struct rsw_tables *t, uint32_t nh, const struct rsw_prefix *p)
 		adj[t->n_adj + i] = RSW_ADJ_NONE;
 	t->adj = adj;
 	s = &t->adj_subnets[t->n_adj_subnets++];
-	s->net = rte_be_to_cpu_32(*(const uint32_t *)p->ip.addr) & ~(n - 1);
+	memcpy(&net_be, p->ip.addr, sizeof(net_be)); /* addr[] is not aligned */
+	s->net = rte_be_to_cpu_32(net_be) & ~(n - 1);
 	s->mask = n - 1;
 	s->base = t->n_adj;
 	s->result = nh;

@@ -1499,7 +1499,7 @@ test_adjacency_learn(void **state)
 	struct rsw_tables *t = rsw_fib_main.tables;
 	struct rte_mbuf *out[RSW_BURST];
 	uint32_t host = ip4(10, 0, 3, 77);
-	uint64_t express, nhv = 0;
+	uint64_t express, connected, nhv = 0;
 	unsigned int i, n;
 	int idx;
 
@@ -1527,10 +1527,12 @@ test_adjacency_learn(void **state)
 	rsw_dp.express = true;
 	memset(st->express_skip, 0, sizeof(st->express_skip));
 	express = st->express_packets;
+	connected = st->connected.packets;
 	run(0, f, RSW_BURST);
 	rsw_dp.express = false;
 	rsw_dp.cut_through = false;
 	assert_int_equal(st->express_packets - express, RSW_BURST);
+	assert_int_equal(st->connected.packets - connected, RSW_BURST);
 	n = egress(3, out, RSW_BURST);
 	assert_int_equal(n, RSW_BURST);
 	for (i = 0; i < n; i++)
