@@ -3,9 +3,8 @@
 
 /*
  * The express path (rsw_express.h): for a burst of port in_port (trust DSCP, cut-through on,
- * the port up), the frames it can forward go straight to the PMD; the others are returned in
- * slow_m[0..*n_slow) for the general path, in arrival order. @return false when it took
- * nothing (the general path takes the whole burst).
+ * the port up), the frames it can forward go straight to the PMD. @return the burst indices of
+ * the frames it left for the general path, as a bit mask (all of them when it took none).
  */
 
 #include <string.h>
@@ -324,10 +323,9 @@ express_hash(struct express_fam *f, const struct rsw_tables *t, uint8_t kind)
 	}
 }
 
-bool
+uint32_t
 rsw_express_burst(struct rsw_lcore_stats *st, const struct rsw_tables *t, uint16_t in_port,
-		  struct rte_mbuf **pkts, uint16_t n, uint64_t now, struct rte_mbuf **slow_m,
-		  uint16_t *n_slow_out)
+		  struct rte_mbuf **pkts, uint16_t n, uint64_t now)
 {
 	const uint64_t mac48 = rsw_mac48(&rsw_dp.ports[in_port].mac);
 	struct express x;
@@ -336,7 +334,7 @@ rsw_express_burst(struct rsw_lcore_stats *st, const struct rsw_tables *t, uint16
 	struct express_acc a = {0};
 	uint64_t tc_bytes[RSW_N_TC];
 	unsigned int k, nf;
-	uint16_t i, p, n_slow = 0, n_fwd = 0;
+	uint16_t i, p, n_fwd = 0;
 	uint8_t tcs = 0;
 
 	for (i = 0; i < RSW_PREFETCH_OFFSET && i < n; i++)
@@ -362,7 +360,7 @@ rsw_express_burst(struct rsw_lcore_stats *st, const struct rsw_tables *t, uint16
 	if (unlikely(x.f4.n + x.f6.n == 0 ||
 		     !express_admits(&x, &t->qos, in_port, tcs, tc_bytes))) {
 		st->express_skip[in_port] = RSW_EXPRESS_BACKOFF;
-		return false;
+		return n >= 32 ? UINT32_MAX : (1u << n) - 1; /* the whole burst */
 	}
 
 	x.checked = x.open = 0;
@@ -402,8 +400,5 @@ rsw_express_burst(struct rsw_lcore_stats *st, const struct rsw_tables *t, uint16
 	if (unlikely(x.f4.n + x.f6.n > 2 * n_fwd))
 		st->express_skip[in_port] =
 			RSW_EXPRESS_BACKOFF; /* most bounced: adaptive groups, busy ports */
-	for (; slow != 0; slow &= slow - 1)
-		slow_m[n_slow++] = pkts[__builtin_ctz(slow)];
-	*n_slow_out = n_slow;
-	return true;
+	return slow;
 }

@@ -33,8 +33,7 @@
  * burst follows through the general path (worker.c), in arrival order; when the burst check fails, the
  * whole burst does, and so do the port's next RSW_EXPRESS_BACKOFF bursts.
  */
-bool rsw_express_burst(struct rsw_lcore_stats *st, const struct rsw_tables *t, uint16_t in_port,
-		       struct rte_mbuf **pkts, uint16_t n, uint64_t now, struct rte_mbuf **slow_m,
-		       uint16_t *n_slow);
+uint32_t rsw_express_burst(struct rsw_lcore_stats *st, const struct rsw_tables *t, uint16_t in_port,
+			   struct rte_mbuf **pkts, uint16_t n, uint64_t now);
 
 #endif /* RSW_EXPRESS_H */

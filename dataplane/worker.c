@@ -305,11 +305,15 @@ rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf 
 	if (likely(t != NULL && rsw_dp.express && rsw_dp.cut_through && t->trust != RSW_TRUST_PCP &&
 		   !rsw_dp.ports[in_port].admin_down)) {
 		if (likely(st->express_skip[in_port] == 0)) {
-			if (rsw_express_burst(st, t, in_port, pkts, n, now, slow, &n_slow)) {
-				if (n_slow > 0)
-					process_general(st, t, in_port, slow, n_slow, now);
+			uint32_t left = rsw_express_burst(st, t, in_port, pkts, n, now);
+
+			if (likely(left == 0))
 				return;
-			}
+			/* What the express path left, in arrival order (all of it: it took none). */
+			for (; left != 0; left &= left - 1)
+				slow[n_slow++] = pkts[__builtin_ctz(left)];
+			process_general(st, t, in_port, slow, n_slow, now);
+			return;
 		} else {
 			st->express_skip[in_port]--;
 		}
