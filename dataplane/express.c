@@ -279,11 +279,10 @@ express_fwd(struct express *x, struct rsw_lcore_stats *st, const struct rsw_tabl
 	uint32_t ni;
 
 	if (unlikely(!rsw_result_plain(r))) {
-		if (r->type != RSW_RES_CONNECTED || r->adj_mask == 0 || kind != RSW_PK_IPV4) {
-			if (r->type != RSW_RES_GROUP)
-				return false;
+		if (r->type == RSW_RES_GROUP)
 			return express_group(x, st, t, f, k, kind, r->id);
-		}
+		if (r->type != RSW_RES_CONNECTED || r->adj_mask == 0 || kind != RSW_PK_IPV4)
+			return false;
 		/* A host of a connected subnet, through its adjacency: the plain route's step. */
 		ni = rsw_adj_lookup4(t, r, x->key4[k]);
 		if (unlikely(ni == RSW_ADJ_NONE))
@@ -299,8 +298,8 @@ express_fwd(struct express *x, struct rsw_lcore_stats *st, const struct rsw_tabl
 }
 
 /*
- * The flow hashes of family f's candidates whose result is not a plain route (kind: its enum
- * rsw_pkt_kind), in a loop of their own: the CRC chains of different frames overlap there,
+ * The flow hashes of family f's candidates whose result is a group of two or more members
+ * (kind: its enum rsw_pkt_kind), in a loop of their own: the CRC chains of different frames overlap there,
  * where inside the forwarding step each waited on the one before.
  */
 static __rte_always_inline void
@@ -313,7 +312,8 @@ express_hash(struct express_fam *f, const struct rsw_tables *t, uint8_t kind)
 
 	rsw_lb_sel_init(&s, t);
 	for (k = 0; k < n; k++) {
-		if (likely(rsw_result_plain(&res[f->nh[k]])))
+		/* Only a group of two or more members hashes: not a plain route, not a host. */
+		if (likely(!rsw_result_multi(&res[f->nh[k]])))
 			continue;
 		l3 = rte_pktmbuf_mtod_offset(f->m[k], const uint8_t *, RTE_ETHER_HDR_LEN);
 		if (kind == RSW_PK_IPV4)

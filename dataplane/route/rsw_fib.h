@@ -72,6 +72,17 @@ rsw_result_plain(const struct rsw_result *r)
 								    : RSW_RES_GROUP << 8 | 1u);
 }
 
+/* Whether a result is a group of two or more members (one that may hash): one compare too. */
+static inline int
+rsw_result_multi(const struct rsw_result *r)
+{
+	uint16_t ts;
+
+	memcpy(&ts, r, sizeof(ts));
+	return ts ==
+	       (uint16_t)(RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN ? RSW_RES_GROUP : RSW_RES_GROUP << 8);
+}
+
 struct rsw_nexthop {
 	uint32_t neigh; /* index into the neighbour table */
 	uint16_t port;  /* egress port */
