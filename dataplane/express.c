@@ -299,8 +299,8 @@ express_fwd(struct express *x, struct rsw_lcore_stats *st, const struct rsw_tabl
 
 /*
  * The flow hashes of family f's candidates whose result is a group of two or more members
- * (kind: its enum rsw_pkt_kind), in a loop of their own: the CRC chains of different frames overlap there,
- * where inside the forwarding step each waited on the one before.
+ * (kind: its enum rsw_pkt_kind), in a loop of their own: the CRC chains of different frames
+ * overlap there, where inside the forwarding step each waited on the one before.
  */
 static __rte_always_inline void
 express_hash(struct express_fam *f, const struct rsw_tables *t, uint8_t kind)

@@ -30,8 +30,11 @@
  * the room of the TC's ingress PG if lossless; all of them fit in the shared buffer (a queue
  * (port, TC) gets at most its TC's bytes). The general path would then have admitted each
  * frame and sent it cut-through: the counters are the ones it keeps. Every other frame of the
- * burst follows through the general path (worker.c), in arrival order; when the burst check fails, the
- * whole burst does, and so do the port's next RSW_EXPRESS_BACKOFF bursts.
+ * burst follows through the general path (worker.c), in arrival order; when the burst check
+ * fails, the whole burst does, and so do the port's next RSW_EXPRESS_BACKOFF bursts.
+ *
+ * @return the burst indices (bits) of the frames left for the general path: 0 when it took
+ *   every frame, all n when it took none.
  */
 uint32_t rsw_express_burst(struct rsw_lcore_stats *st, const struct rsw_tables *t, uint16_t in_port,
 			   struct rte_mbuf **pkts, uint16_t n, uint64_t now);
