@@ -472,10 +472,20 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct rsw_ip ip;
 		uint32_t idx;
 
+		uint64_t nhv = 0;
+		uint32_t dst;
+
 		ip4(&ip, 10, 0, h & 3, (uint8_t)(100 + (h >> 2)));
 		idx = neigh(&ip, h & 3, data[0] & 4);
 		if (!(data[0] & 4))
 			rsw_neigh_set(idx, NULL);
+		/* The subnet's slot for the host is its entry, as the hash says. */
+		dst = (uint32_t)10 << 24 | (uint32_t)(h & 3) << 8 | (uint32_t)(100 + (h >> 2));
+		if (rte_fib_lookup_bulk(tables->fib4, &dst, &nhv, 1) != 0 ||
+		    tables->results[nhv].type != RSW_RES_CONNECTED ||
+		    tables->results[nhv].adj_mask == 0 ||
+		    rsw_adj_lookup4(tables, &tables->results[nhv], dst) != idx)
+			die("a learned host's adjacency slot is not its neighbour entry");
 	}
 	while (off < size && n < RSW_BURST) {
 		if (size - off < 2) {
