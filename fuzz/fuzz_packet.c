@@ -13,7 +13,8 @@
  * unresolved next hop per family, QoS from a loaded YAML (lossless TC 3, ECN,
  * trimming, CNPs) with small buffers so that drops, trims and PFC happen.
  *
- * Input: byte 0 picks the ingress port, byte 1 the knobs (below), then frames,
+ * Input: byte 0 picks the ingress port (bits 0-1) and a connected host to learn or age
+ * before the burst (bits 2-7, below), byte 1 the knobs (below), then frames,
  * each a 2-byte big-endian length and that many bytes (the last one may be
  * short), at most a burst of 32. Every frame is an mbuf whose data is an
  * exactly sized heap buffer, so AddressSanitizer sees a read past its end.
@@ -45,6 +46,7 @@
 #include "rsw_fib.h"
 #include "rsw_lb.h"
 #include "rsw_qos.h"
+#include "rsw_qos_cfg.h"
 #include "rsw_stats.h"
 #include "rsw_worker.h"
 #include "test_common.h"
@@ -463,6 +465,28 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	in_port = data[0] % N_PORTS;
 	knobs = data[1];
+	if (data[0] >> 3) {
+		/* Host 10.0.<h & 3>.<100 + h / 4> of a connected subnet learned (bit 2) or aged:
+		 * its entry and its adjacency slot change between bursts, as under traffic. */
+		uint8_t h = data[0] >> 3;
+		struct rsw_ip ip;
+		uint32_t idx;
+
+		uint64_t nhv = 0;
+		uint32_t dst;
+
+		ip4(&ip, 10, 0, h & 3, (uint8_t)(100 + (h >> 2)));
+		idx = neigh(&ip, h & 3, data[0] & 4);
+		if (!(data[0] & 4))
+			rsw_neigh_set(idx, NULL);
+		/* The subnet's slot for the host is its entry, as the hash says. */
+		dst = (uint32_t)10 << 24 | (uint32_t)(h & 3) << 8 | (uint32_t)(100 + (h >> 2));
+		if (rte_fib_lookup_bulk(tables->fib4, &dst, &nhv, 1) != 0 ||
+		    tables->results[nhv].type != RSW_RES_CONNECTED ||
+		    tables->results[nhv].adj_mask == 0 ||
+		    rsw_adj_lookup4(tables, &tables->results[nhv], dst) != idx)
+			die("a learned host's adjacency slot is not its neighbour entry");
+	}
 	while (off < size && n < RSW_BURST) {
 		if (size - off < 2) {
 			len = (uint16_t)(size - off);

@@ -61,6 +61,14 @@ SCENARIOS = {
     "ecmp-hash": dict(tmpl="ecmp-hash", fam=4, routes=0, l3fwd="v4-1k"),
     "spray": dict(tmpl="spray", fam=4, routes=0, l3fwd="v4-1k"),
     "qos-full": dict(tmpl="qos-full", fam=4, routes=1024, l3fwd="v4-1k"),
+    # A leaf's own hosts: two connected /24s with 253 static neighbours each, frames to all of
+    # them (none to the switch's own address), no route at all.
+    "connected": dict(tmpl="connected", fam=4, routes=0, l3fwd="v4-1k", kind="connected",
+                      neighbors=253),
+    # A leaf: half the frames to hosts of the connected /24 behind the other port (253
+    # neighbours per port), half to 33.<port>.0.0/16 over 4-way ECMP (hash) to four of them
+    # (the "spines"), interleaved.
+    "leaf": dict(tmpl="leaf", fam=4, routes=0, l3fwd="v4-1k", kind="leaf", neighbors=253),
 }
 L3FWD_VARIANTS = {"v4-1k": (4, 1024), "v4-64k": (4, 1 << 16), "v4-1M": (4, 1 << 20),
                   "v6-1k": (6, 1024)}
@@ -181,6 +189,12 @@ def dests_for(kind, nroutes, egress, rnd, n):
     """Destinations routed out of port `egress` (route i leaves by port i % 2)."""
     if kind == "ecmp":
         return ["33.%d.%d.%d" % (egress, rnd.randrange(256), rnd.randrange(1, 255)) for _ in range(n)]
+    if kind == "connected":
+        # every neighbour .1-.253 of the other port's /24 in turn; .254 is the switch
+        return ["192.168.%d.%d" % (egress, k % 253 + 1) for k in range(n)]
+    if kind == "leaf":
+        return ["192.168.%d.%d" % (egress, (k // 2) % 253 + 1) if k % 2 == 0 else
+                "33.%d.%d.%d" % (egress, rnd.randrange(256), rnd.randrange(1, 255)) for k in range(n)]
     out = []
     half = nroutes // 2
     for k in range(n):
@@ -566,7 +580,8 @@ class Bench:
     # ---- railsw
     def railsw_config(self, scen, size, workers):
         sc = SCENARIOS[scen]
-        kind = "ecmp" if sc["tmpl"] in ("ecmp-hash", "spray") else "v%d" % sc["fam"]
+        kind = sc.get("kind") or \
+            ("ecmp" if sc["tmpl"] in ("ecmp-hash", "spray") else "v%d" % sc["fam"])
         dscps = (0, 8, 16, 26, 32, 40, 48, 46) if scen == "qos-full" else (0,)
         caps = self.caps.get(kind, sc["routes"], size, self.rsw_macs, dscps)
         sock = os.path.join(self.scratch, "rsw-%s.sock" % scen)
@@ -578,6 +593,11 @@ class Bench:
         path = os.path.join(self.scratch, "railsw-%s-%d-w%d.yaml" % (scen, size, workers))
         with open(path, "w") as f:
             f.write(text)
+            if sc.get("neighbors"):
+                # the template ends with `neighbors:`: .1-.N of each port's /24
+                f.write("".join('  - { ip: 192.168.%d.%d, mac: "02:00:00:%02x:%02x:1%d", port: p%d }\n'
+                                % (p, h, p, h, p, p) for p in (0, 1)
+                                for h in range(1, sc["neighbors"] + 1)))
             if sc["routes"]:
                 nh = ["192.168.0.1", "192.168.1.1"] if sc["fam"] == 4 else ["fd00:0:0::1", "fd00:0:1::1"]
                 fmt = (lambda i: v4_route(i) + "/24") if sc["fam"] == 4 else \

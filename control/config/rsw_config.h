@@ -15,14 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define RSW_MAX_PORTS     32      /* Debian's DPDK build: RTE_MAX_ETHPORTS */
-#define RSW_N_TC          8       /* traffic classes per port */
-#define RSW_MAX_NEIGHBORS 4096    /* static + learned neighbours */
-#define RSW_MAX_ROUTES    1048576 /* static routes per family (1M; FIBs sized per config) */
-#define RSW_MAX_NEXTHOPS  16      /* members of one route's next-hop group */
-#define RSW_MAX_GROUPS    1024    /* distinct next-hop groups (routes with equal ones share) */
-#define RSW_MAX_FIB4_TBL8 4096    /* /24 blocks holding IPv4 routes longer than /24 */
-#define RSW_NAME_LEN      32      /* switch and port names, NUL included */
+#include "rsw_defs.h"
+
 #define RSW_DEVARGS_LEN   256
 #define RSW_PATH_LEN      108 /* sun_path */
 #define RSW_CFG_MSG_LEN   512 /* one error line, NUL included */
@@ -30,22 +24,6 @@
 #define RSW_CFG_ERR_LEN   ((RSW_CFG_MAX_ERRS + 1) * RSW_CFG_MSG_LEN) /* all, and "N more" */
 #define RSW_SPEED_MIN_BPS 1000000ull                                 /* ports.speed range: 1M.. */
 #define RSW_SPEED_MAX_BPS 400000000000ull                            /* ..400G */
-
-enum rsw_family {
-	RSW_AF_INET = 4,
-	RSW_AF_INET6 = 6,
-};
-
-/* An IPv4 or IPv6 address; v4 lives in addr[0..3] in network order. */
-struct rsw_ip {
-	uint8_t family; /* RSW_AF_INET or RSW_AF_INET6 */
-	uint8_t addr[16];
-};
-
-struct rsw_prefix {
-	struct rsw_ip ip; /* host bits are zero after loading */
-	uint8_t len;
-};
 
 enum rsw_switch_role {
 	RSW_ROLE_LEAF = 0,
@@ -56,42 +34,6 @@ enum rsw_port_role {
 	RSW_PORT_ROLE_NONE = 0, /* not given */
 	RSW_PORT_ROLE_DOWNLINK,
 	RSW_PORT_ROLE_UPLINK,
-};
-
-enum rsw_lb_mode {
-	RSW_LB_UNSET = -1, /* per-route / per-TC: use the next level */
-	RSW_LB_HASH = 0,
-	RSW_LB_SPRAY,
-	RSW_LB_ADAPTIVE,
-	RSW_LB_FLOWLET,
-};
-
-/* Bits of rsw_cfg_lb.hash_fields. */
-#define RSW_HF_SRC_IP      (1u << 0)
-#define RSW_HF_DST_IP      (1u << 1)
-#define RSW_HF_PROTO       (1u << 2)
-#define RSW_HF_SRC_PORT    (1u << 3)
-#define RSW_HF_DST_PORT    (1u << 4)
-#define RSW_HF_ROCE_QP     (1u << 5)
-#define RSW_HF_UET_ENTROPY (1u << 6)
-#define RSW_HF_FLOW_LABEL  (1u << 7)
-#define RSW_HF_DEFAULT                                                                             \
-	(RSW_HF_SRC_IP | RSW_HF_DST_IP | RSW_HF_PROTO | RSW_HF_SRC_PORT | RSW_HF_DST_PORT |        \
-	 RSW_HF_ROCE_QP)
-
-enum rsw_hash_alg {
-	RSW_HASH_CRC32 = 0,
-	RSW_HASH_TOEPLITZ,
-};
-
-enum rsw_spray_mode {
-	RSW_SPRAY_RR = 0,
-	RSW_SPRAY_RANDOM,
-};
-
-enum rsw_trust {
-	RSW_TRUST_DSCP = 0,
-	RSW_TRUST_PCP,
 };
 
 struct rsw_cfg_switch {

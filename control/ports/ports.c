@@ -419,6 +419,9 @@ port_setup(uint16_t p, const struct rsw_cfg_port *cp, struct rte_mempool *pool,
 			info.flow_type_rss_offloads &
 			(RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP | RTE_ETH_RSS_TCP);
 	}
+	/* A port that checks IPv4 header checksums says so per frame (RX_IP_CKSUM_GOOD / BAD): the
+	 * parser then trusts it and computes the checksum only when the port does not know. */
+	conf.rxmode.offloads = info.rx_offload_capa & RTE_ETH_RX_OFFLOAD_IPV4_CKSUM;
 	conf.txmode.offloads = info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
 	ret = rte_eth_dev_configure(eth, nrxq, ntxq, &conf);
 	if (ret != 0)

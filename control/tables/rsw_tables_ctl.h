@@ -14,6 +14,7 @@
 
 #include "rsw_config.h"
 #include "rsw_fib.h"
+#include "rsw_qos_cfg.h"
 
 /**
  * Build a generation of tables from cfg: connected and local routes per port address,

@@ -771,6 +771,88 @@ test_neigh_full(void **state)
 	assert_true(idx >= RSW_MAX_NEIGHBORS);
 }
 
+static uint32_t
+be4(uint8_t a, uint8_t b, uint8_t c, uint8_t d)
+{
+	return rte_cpu_to_be_32((uint32_t)a << 24 | (uint32_t)b << 16 | (uint32_t)c << 8 | d);
+}
+
+/*
+ * Adjacencies: a connected IPv4 subnet of up to RSW_ADJ_MAX_BITS host bits gets one slot per
+ * host, filled from the neighbour table when the generation is published; larger subnets, /32s,
+ * IPv6 and a result shared by two prefixes search the hash. Runs after test_neigh_full: every
+ * 172.16.(i >> 8).(i & 255) for i < RSW_MAX_NEIGHBORS - 2 has an entry.
+ */
+static void
+test_adjacency(void **state)
+{
+	const unsigned int have = RSW_MAX_NEIGHBORS - 2; /* entries test_neigh_full made */
+	struct rsw_prefix p24 = pfx4(172, 16, 1, 0, 24), p20 = pfx4(172, 16, 0, 0, 20);
+	struct rsw_prefix p16 = pfx4(10, 7, 0, 0, 16), p32 = pfx4(192, 0, 2, 1, 32);
+	struct rsw_prefix pa = pfx4(192, 168, 7, 0, 24), pb = pfx4(192, 168, 8, 0, 24);
+	struct rsw_prefix p6 = {.ip = {.family = RSW_AF_INET6, .addr = {0xfd, [15] = 0}},
+				.len = 120};
+	struct rsw_tables *t;
+	int r24, r20, r16, r32, rs, r6;
+	unsigned int h;
+
+	(void)state;
+	rsw_tables_publish(NULL); /* two generations do not fit in -m 256 */
+	t = tables_new();
+	r24 = add_connected(t, 1);
+	r20 = add_connected(t, 2);
+	r16 = add_connected(t, 3);
+	r32 = add_connected(t, 4);
+	rs = add_connected(t, 5);
+	r6 = add_connected(t, 6);
+	assert_int_equal(rsw_tables_add_route(t, &p24, (uint32_t)r24), 0);
+	assert_int_equal(rsw_tables_add_route(t, &p20, (uint32_t)r20), 0);
+	assert_int_equal(rsw_tables_add_route(t, &p16, (uint32_t)r16), 0);
+	assert_int_equal(rsw_tables_add_route(t, &p32, (uint32_t)r32), 0);
+	assert_int_equal(rsw_tables_add_route(t, &pa, (uint32_t)rs), 0);
+	assert_int_equal(t->results[rs].adj_mask, 0xff);
+	assert_int_equal(rsw_tables_add_route(t, &pb, (uint32_t)rs), 0);
+	assert_int_equal(rsw_tables_add_route(t, &p6, (uint32_t)r6), 0);
+
+	assert_int_equal(t->results[r24].adj_mask, 0xff);
+	assert_int_equal(t->results[r20].adj_mask, 0xfff);
+	assert_int_equal(t->results[r16].adj_mask, 0); /* 16 host bits: more than the cap */
+	assert_int_equal(t->results[r32].adj_mask, 0); /* no host besides the address */
+	assert_int_equal(t->results[rs].adj_mask, 0);  /* two subnets on one result */
+	assert_int_equal(t->results[r6].adj_mask, 0);  /* IPv6 searches the hash */
+	assert_int_equal(t->n_adj, 256 + 256 + 4096);
+	/* Empty until published: the slots are filled from the neighbour table then. */
+	assert_int_equal(rsw_adj_lookup4(t, &t->results[r24], 0xac100109), RSW_ADJ_NONE);
+
+	rsw_tables_publish(t);
+	for (h = 0; h < 256; h++)
+		assert_int_equal(rsw_adj_lookup4(t, &t->results[r24], 0xac100100 + h),
+				 (uint32_t)rsw_neigh_lookup4(be4(172, 16, 1, (uint8_t)h)));
+	for (h = 0; h < 4096; h++) {
+		uint32_t got = rsw_adj_lookup4(t, &t->results[r20], 0xac100000 + h);
+
+		if (h < have)
+			assert_int_equal(got, (uint32_t)rsw_neigh_lookup4(
+						      be4(172, 16, (uint8_t)(h >> 8), (uint8_t)h)));
+		else
+			assert_int_equal(got, RSW_ADJ_NONE); /* no entry: unresolved */
+	}
+	/* The FIB's result is the slot's owner: 172.16.1.9 under the /24, 172.16.2.9 the /20. */
+	assert_int_equal(lookup4(t, 0xac100109), (uint64_t)r24);
+	assert_int_equal(lookup4(t, 0xac100209), (uint64_t)r20);
+	/* A slot written under the workers' feet: one store, the FIB untouched. */
+	rsw_adj_set(t, be4(172, 16, 1, 9), 0x7fff0077);
+	assert_int_equal(rsw_adj_lookup4(t, &t->results[r24], 0xac100109), 0x7fff0077);
+	assert_int_equal(rsw_adj_lookup4(t, &t->results[r20], 0xac100109), 0x7fff0077);
+	assert_int_equal(rsw_adj_lookup4(t, &t->results[r24], 0xac100108),
+			 (uint32_t)rsw_neigh_lookup4(be4(172, 16, 1, 8)));
+	/* Outside every adjacency subnet: nothing written. */
+	rsw_adj_set(t, be4(10, 7, 0, 1), 0x7fff0078);
+	rsw_adj_set(t, be4(192, 168, 7, 1), 0x7fff0079);
+	for (h = 0; h < t->n_adj; h++)
+		assert_true(t->adj[h] != 0x7fff0078 && t->adj[h] != 0x7fff0079);
+}
+
 static int
 setup(void **state)
 {
@@ -802,6 +884,7 @@ main(void)
 		cmocka_unit_test(test_lb_ipv6_flow_label),
 		cmocka_unit_test(test_neigh),
 		cmocka_unit_test(test_neigh_full),
+		cmocka_unit_test(test_adjacency), /* after test_neigh_full */
 	};
 	int ret;
 

@@ -543,6 +543,76 @@ express_takes(const struct ut_frame *f, uint64_t ol_flags)
 	return v4 || v6;
 }
 
+/* rsw_parse_inline (the inline common case) on frame f with the port's checksum word flags. */
+static enum rsw_pkt_kind
+parse_fast_flags(const struct ut_frame *f, uint64_t ol_flags, struct rsw_pkt_info *info)
+{
+	struct rte_mbuf *m = ut_mbuf_ext(pool, f->b, f->len);
+	enum rsw_pkt_kind k;
+
+	assert_non_null(m);
+	m->ol_flags |= ol_flags;
+	k = rsw_parse_inline(m, (const struct rte_ether_addr *)port_mac, info);
+	rte_pktmbuf_free(m);
+	return k;
+}
+
+/*
+ * The port's word on the IPv4 header checksum is trusted: GOOD (and NONE: the header checked,
+ * its checksum field not to be) passes a wrong checksum, BAD drops a right one, and only
+ * UNKNOWN computes it; in each parser (rsw_parse, the inline case, the express parser), with
+ * and without options.
+ */
+static void
+test_ipv4_cksum_offload(void **state)
+{
+	static const uint64_t none = RTE_MBUF_F_RX_IP_CKSUM_GOOD | RTE_MBUF_F_RX_IP_CKSUM_BAD;
+	static const uint64_t flags[4] = {RTE_MBUF_F_RX_IP_CKSUM_UNKNOWN,
+					  RTE_MBUF_F_RX_IP_CKSUM_GOOD, RTE_MBUF_F_RX_IP_CKSUM_BAD,
+					  none};
+	struct rsw_pkt_info info;
+	struct ut_frame f;
+	unsigned int i, wrong, opt;
+
+	(void)state;
+	for (opt = 0; opt < 2; opt++)
+		for (wrong = 0; wrong < 2; wrong++)
+			for (i = 0; i < RTE_DIM(flags); i++) {
+				/* Taken: the port vouched (GOOD, NONE), or it did not know and the
+				 * checksum is right. */
+				bool ok = flags[i] == RTE_MBUF_F_RX_IP_CKSUM_GOOD ||
+					  flags[i] == none ||
+					  (flags[i] == RTE_MBUF_F_RX_IP_CKSUM_UNKNOWN && !wrong);
+
+				ut_eth(&f, port_mac, peer_mac, RTE_ETHER_TYPE_IPV4);
+				if (opt)
+					ut_ipv4_opt(&f, 0, 0, 64, IPPROTO_UDP, IP4_SRC, IP4_DST, 8,
+						    1);
+				else
+					ut_ipv4(&f, 0, 64, IPPROTO_UDP, IP4_SRC, IP4_DST, 8);
+				ut_udp(&f, 1, 2, 8);
+				if (wrong)
+					f.b[24] ^= 0x10;
+				if (ok) {
+					assert_int_equal(
+						parse_len_flags(&f, f.len, flags[i], &info),
+						RSW_PK_IPV4);
+					assert_int_equal(parse_fast_flags(&f, flags[i], &info),
+							 RSW_PK_IPV4);
+				} else {
+					assert_int_equal(
+						parse_len_flags(&f, f.len, flags[i], &info),
+						RSW_PK_DROP);
+					assert_int_equal(info.drop, RSW_PC_parse_errors);
+					assert_int_equal(parse_fast_flags(&f, flags[i], &info),
+							 RSW_PK_DROP);
+					assert_int_equal(info.drop, RSW_PC_parse_errors);
+				}
+				/* The express parser takes no options; else as rsw_parse. */
+				assert_int_equal(express_takes(&f, flags[i]), ok && !opt);
+			}
+}
+
 /* IPv4 + UDP to the port, the UDP length field set to udp_len. */
 static void
 build_ipv4_udp_len(struct ut_frame *f, uint16_t udp_len)
@@ -1063,6 +1133,7 @@ main(void)
 		cmocka_unit_test(test_truncated_ipv4),
 		cmocka_unit_test(test_ipv4_bad_ihl),
 		cmocka_unit_test(test_ipv4_bad_total_length),
+		cmocka_unit_test(test_ipv4_cksum_offload),
 		cmocka_unit_test(test_ip_version_swapped),
 		cmocka_unit_test(test_ipv4_bad_cksum),
 		cmocka_unit_test(test_truncated_ipv6),

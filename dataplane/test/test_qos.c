@@ -45,6 +45,7 @@
 #include "rsw_config.h"
 #include "rsw_fib.h"
 #include "rsw_qos.h"
+#include "rsw_qos_cfg.h"
 #include "rsw_stats.h"
 #include "rsw_worker.h"
 #include "test_common.h"

@@ -1484,6 +1484,84 @@ group_of_one(struct rsw_tables *t, uint16_t p, uint32_t neigh_idx)
 	return t->n_groups++;
 }
 
+/*
+ * A connected host is reached through its subnet's adjacency (one slot per host, the FIB never
+ * rebuilt): unknown, it is punted to be resolved, as before; learned (its entry created, which
+ * writes the slot, then its MAC), a burst to it goes by the express path with the neighbour's
+ * MAC; aged (the MAC invalidated, the slot kept), it is punted again, with its entry.
+ */
+static void
+test_adjacency_learn(void **state)
+{
+	static const uint8_t mac[6] = {0x0c, 0x42, 0xa1, 0x00, 0x03, 0x4d};
+	static const uint8_t addr[4] = {10, 0, 3, 77};
+	static struct ut_frame f[RSW_BURST];
+	struct rsw_tables *t = rsw_fib_main.tables;
+	struct rte_mbuf *out[RSW_BURST];
+	uint32_t host = ip4(10, 0, 3, 77);
+	uint64_t express, connected, nhv = 0;
+	unsigned int i, n;
+	int idx;
+
+	(void)state;
+	snap();
+	/* Unknown: punted to resolve, no entry. */
+	frame4(&f[0], 0, host, 64, 1, 100);
+	run(0, f, 1);
+	n = drain(rsw_dp.punt, out, RSW_BURST);
+	assert_int_equal(n, 1);
+	assert_int_equal(rsw_meta(out[0])->reason, RSW_PUNT_NEIGH);
+	assert_int_equal(rsw_meta(out[0])->neigh, UINT32_MAX);
+	free_all(out, n);
+
+	/* Learned: creating the entry wrote the slot of the same generation. */
+	idx = neigh(RSW_AF_INET, addr, 3, mac);
+	assert_true(idx >= 0);
+	assert_ptr_equal(rsw_fib_main.tables, t);
+	assert_int_equal(rte_fib_lookup_bulk(t->fib4, &host, &nhv, 1), 0);
+	assert_int_equal(t->results[nhv].type, RSW_RES_CONNECTED);
+	assert_int_equal(rsw_adj_lookup4(t, &t->results[nhv], host), (uint32_t)idx);
+	for (i = 0; i < RSW_BURST; i++)
+		frame4(&f[i], 0, host, 64, (uint16_t)(i + 1), 100);
+	rsw_dp.cut_through = true;
+	rsw_dp.express = true;
+	memset(st->express_skip, 0, sizeof(st->express_skip));
+	express = st->express_packets;
+	connected = st->connected.packets;
+	run(0, f, RSW_BURST);
+	rsw_dp.express = false;
+	rsw_dp.cut_through = false;
+	assert_int_equal(st->express_packets - express, RSW_BURST);
+	assert_int_equal(st->connected.packets - connected, RSW_BURST);
+	n = egress(3, out, RSW_BURST);
+	assert_int_equal(n, RSW_BURST);
+	for (i = 0; i < n; i++)
+		expect_routed(out[i], &f[i], RTE_ETHER_HDR_LEN, 0, mac, 3);
+	free_all(out, n);
+
+	/* Aged: punted with its entry, nothing sent. */
+	rsw_neigh_set((uint32_t)idx, NULL);
+	frame4(&f[0], 0, host, 64, 1, 100);
+	run(0, f, 1);
+	n = drain(rsw_dp.punt, out, RSW_BURST);
+	assert_int_equal(n, 1);
+	assert_int_equal(rsw_meta(out[0])->reason, RSW_PUNT_NEIGH);
+	assert_int_equal(rsw_meta(out[0])->neigh, (uint32_t)idx);
+	assert_int_equal(rsw_meta(out[0])->out_port, 3);
+	free_all(out, n);
+	{
+		const struct delta d[] = {
+			{0, RSW_PC_rx_packets, RSW_BURST + 2},
+			{0, RSW_PC_rx_bytes, (RSW_BURST + 2) * (RTE_ETHER_HDR_LEN + 100)},
+			{0, RSW_PC_punted, 2},
+		};
+
+		expect_deltas(d, RTE_DIM(d));
+	}
+	expect_rings_empty();
+	expect_pool_back();
+}
+
 static int
 build_tables(void)
 {
@@ -1746,6 +1824,7 @@ main(void)
 		cmocka_unit_test(test_express_behind_queue),
 		cmocka_unit_test(test_express_burst_check),
 		cmocka_unit_test(test_express_lossless_room),
+		cmocka_unit_test(test_adjacency_learn), /* leaves 10.0.3.77 an entry */
 	};
 	int ret;
 

@@ -24,7 +24,7 @@
 #include <rte_hash.h>
 #include <rte_rcu_qsbr.h>
 
-#include "rsw_config.h"
+#include "rsw_defs.h"
 #include "rsw_qos.h"
 
 #define RSW_LB_BUCKETS 256 /* resilient-hash bucket table per group */
@@ -42,13 +42,23 @@ enum rsw_result_type {
 	RSW_RES_GROUP,     /* a next-hop group (one member for a plain route) */
 };
 
+/*
+ * A connected IPv4 subnet of RSW_ADJ_MAX_BITS host bits or fewer (/20 or longer) gets an
+ * adjacency array: one slot per host address, holding the neighbour index of that host or
+ * RSW_ADJ_NONE, so that the FIB result reaches a connected host as it reaches a next hop, with
+ * no neighbour-table search. Larger subnets, /32s and IPv6 subnets search the neighbour hash.
+ */
+#define RSW_ADJ_MAX_BITS    12
+#define RSW_ADJ_NONE        UINT32_MAX
+#define RSW_MAX_ADJ_SUBNETS (2 * RSW_MAX_PORTS)
+
 struct rsw_result {
 	uint8_t type;   /* enum rsw_result_type */
 	uint8_t single; /* GROUP of one member: port and neigh are that member's */
 	uint16_t port;  /* LOCAL, CONNECTED: the port; single GROUP: the member's */
-	uint32_t id;    /* GROUP: index into groups */
+	uint32_t id; /* GROUP: index into groups; CONNECTED with adj_mask: its first slot in adj */
 	uint32_t neigh; /* single GROUP: the member's neighbour index (one load fewer per packet) */
-	uint32_t pad;   /* 16 bytes: the array is indexed with a shift */
+	uint32_t adj_mask; /* CONNECTED: host-bit mask of its adjacency slots; 0 = none (hash) */
 };
 
 /* Whether a result is a plain route (a GROUP of one member): type and single in one compare. */
@@ -60,6 +70,17 @@ rsw_result_plain(const struct rsw_result *r)
 	memcpy(&ts, r, sizeof(ts));
 	return ts == (uint16_t)(RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN ? RSW_RES_GROUP | 1u << 8
 								    : RSW_RES_GROUP << 8 | 1u);
+}
+
+/* Whether a result is a group of two or more members (one that may hash): one compare too. */
+static inline int
+rsw_result_multi(const struct rsw_result *r)
+{
+	uint16_t ts;
+
+	memcpy(&ts, r, sizeof(ts));
+	return ts ==
+	       (uint16_t)(RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN ? RSW_RES_GROUP : RSW_RES_GROUP << 8);
 }
 
 struct rsw_nexthop {
@@ -81,7 +102,20 @@ struct rsw_group {
 	uint32_t n_routes;                  /* routes sharing the group (same next hops) */
 };
 
-/* One generation of tables. Immutable once published. */
+/* A connected subnet with an adjacency array (rsw_tables.adj_subnets). */
+struct rsw_adj_subnet {
+	uint32_t net;    /* IPv4 subnet, host order, host bits zero */
+	uint32_t mask;   /* host bits: slot = address & mask */
+	uint32_t base;   /* first slot in rsw_tables.adj */
+	uint32_t result; /* index of its result in rsw_tables.results */
+};
+
+/*
+ * One generation of tables. Immutable once published, but for the adjacency slots: adj[] is
+ * written by the control thread (one atomic store per slot, release) when a neighbour entry is
+ * created, and read by workers (acquire). A slot, once set, keeps its neighbour index for the
+ * generation's life: neighbour entries are never removed, only invalidated (their mac_valid).
+ */
 struct rsw_tables {
 	struct rte_fib *fib4;
 	struct rte_fib6 *fib6;
@@ -92,6 +126,11 @@ struct rsw_tables {
 	uint32_t n_nh;
 	struct rsw_group *groups; /* [n_groups] */
 	uint32_t n_groups;
+	uint32_t *
+		adj; /* [n_adj] neighbour index per host of each adjacency subnet, or RSW_ADJ_NONE */
+	uint32_t n_adj;
+	uint16_t n_adj_subnets;
+	struct rsw_adj_subnet adj_subnets[RSW_MAX_ADJ_SUBNETS];
 	uint64_t generation;
 
 	/* classify */
@@ -129,11 +168,11 @@ struct rsw_neigh {
 };
 
 struct rsw_fib_main {
-	struct rsw_tables *tables; /* current generation (RCU: atomic load) */
-	struct rte_rcu_qsbr *qsbr; /* workers report quiescent states here */
-	struct rte_hash *neigh4;   /* key: IPv4 (4 bytes, network order) → neighbour index */
-	struct rte_hash *neigh6;   /* key: IPv6 (16 bytes) → neighbour index */
-	struct rsw_neigh *neigh;   /* [RSW_NEIGH_SLOTS]: IPv4 entries first, IPv6 above */
+	struct rsw_tables *tables; /* current generation (control publishes, workers load: RCU) */
+	struct rte_rcu_qsbr *qsbr; /* workers report quiescent states, control waits */
+	struct rte_hash *neigh4;   /* IPv4 (network order) → entry (control adds, workers read) */
+	struct rte_hash *neigh6;   /* IPv6 (16 bytes) → entry (control adds, workers read) */
+	struct rsw_neigh *neigh; /* [RSW_NEIGH_SLOTS], IPv4 first (control writes, workers read) */
 };
 
 extern struct rsw_fib_main rsw_fib_main;
@@ -215,6 +254,34 @@ rsw_neigh_lookup6(const uint8_t ip[16])
 
 	return ret < 0 ? ret : ret + RSW_MAX_NEIGHBORS;
 }
+
+/**
+ * The neighbour index of IPv4 destination dst_host (host order) under connected result r of
+ * tables t, r having an adjacency array (adj_mask != 0): RSW_ADJ_NONE when the host has no
+ * neighbour entry yet. Lock-free; workers call it.
+ */
+static inline uint32_t
+rsw_adj_lookup4(const struct rsw_tables *t, const struct rsw_result *r, uint32_t dst_host)
+{
+	return __atomic_load_n(&t->adj[r->id + (dst_host & r->adj_mask)], __ATOMIC_ACQUIRE);
+}
+
+/**
+ * Give connected result nh (an IPv4 subnet p of RSW_ADJ_MAX_BITS host bits or fewer) an
+ * adjacency array, its slots empty. A result that already has one (a second prefix pointing at
+ * it) loses it and searches the neighbour hash. Called by rsw_tables_add_route; control thread.
+ * @return 0, or -ENOMEM / -ENOSPC (the result then keeps searching the hash).
+ */
+int rsw_adj_add(struct rsw_tables *t, uint32_t nh, const struct rsw_prefix *p);
+
+/**
+ * Set the adjacency slot of IPv4 neighbour entry idx (ip_be: its address, network order) in
+ * every subnet of t holding it. Control thread; t may be published (one atomic store).
+ */
+void rsw_adj_set(struct rsw_tables *t, uint32_t ip_be, uint32_t idx);
+
+/** Fill t's adjacency slots from every IPv4 neighbour entry. Control thread, before publishing. */
+void rsw_adj_fill(struct rsw_tables *t);
 
 /** Set (or invalidate, mac == NULL) an entry's MAC. Control thread only. */
 void rsw_neigh_set(uint32_t idx, const uint8_t *mac);

@@ -2,9 +2,10 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * Step 4 of the packet path: building and publishing table generations, and
- * the neighbour table. DPDK 22.11's rte_fib has no RCU hook of its own, so a
- * live FIB is never modified: each generation has new FIBs with unique names.
+ * Step 4 of the packet path: table generations (struct rsw_tables), built
+ * aside by the control thread and published by one pointer swap (RCU). DPDK
+ * 22.11's rte_fib has no RCU hook of its own, so a live FIB is never
+ * modified: each generation has new FIBs with unique names.
  */
 
 #include <errno.h>
@@ -24,53 +25,6 @@ RTE_LOG_REGISTER_DEFAULT(rsw_fib_logtype, INFO);
 
 #define RSW_FIB4_TBL8 RSW_MAX_FIB4_TBL8 /* 2-byte next hops: 2 MiB of tbl8 */
 #define RSW_FIB6_TBL8 (1 << 13)
-
-struct rsw_fib_main rsw_fib_main;
-
-int
-rsw_fib_init(unsigned int n_workers)
-{
-	struct rte_hash_parameters hp = {
-		.entries = RSW_MAX_NEIGHBORS,
-		.socket_id = (int)rte_socket_id(),
-		.extra_flag =
-			RTE_HASH_EXTRA_FLAGS_RW_CONCURRENCY_LF | RTE_HASH_EXTRA_FLAGS_EXT_TABLE,
-	};
-	size_t sz;
-
-	hp.name = "rsw_neigh4";
-	hp.key_len = 4;
-	rsw_fib_main.neigh4 = rte_hash_create(&hp);
-	hp.name = "rsw_neigh6";
-	hp.key_len = 16;
-	rsw_fib_main.neigh6 = rte_hash_create(&hp);
-	rsw_fib_main.neigh = rte_zmalloc("rsw_neigh", sizeof(struct rsw_neigh) * RSW_NEIGH_SLOTS,
-					 RTE_CACHE_LINE_SIZE);
-	sz = rte_rcu_qsbr_get_memsize(n_workers);
-	rsw_fib_main.qsbr = rte_zmalloc("rsw_qsbr", sz, RTE_CACHE_LINE_SIZE);
-	if (rsw_fib_main.neigh4 == NULL || rsw_fib_main.neigh6 == NULL ||
-	    rsw_fib_main.neigh == NULL || rsw_fib_main.qsbr == NULL) {
-		rsw_fib_fini();
-		return -ENOMEM;
-	}
-	if (rte_rcu_qsbr_init(rsw_fib_main.qsbr, n_workers) != 0) {
-		rsw_fib_fini();
-		return -EINVAL;
-	}
-	return 0;
-}
-
-void
-rsw_fib_fini(void)
-{
-	rsw_tables_free(rsw_fib_main.tables);
-	rsw_fib_main.tables = NULL;
-	rte_hash_free(rsw_fib_main.neigh4);
-	rte_hash_free(rsw_fib_main.neigh6);
-	rte_free(rsw_fib_main.neigh);
-	rte_free(rsw_fib_main.qsbr);
-	memset(&rsw_fib_main, 0, sizeof(rsw_fib_main));
-}
 
 struct rsw_tables *
 rsw_tables_alloc(uint64_t generation, uint32_t max_results, uint32_t max_nh, uint32_t max_groups)
@@ -141,6 +95,7 @@ rsw_tables_free(struct rsw_tables *t)
 	rte_free(t->results);
 	rte_free(t->nh);
 	rte_free(t->groups);
+	rte_free(t->adj);
 	rte_free(t);
 }
 
@@ -162,8 +117,11 @@ rsw_tables_add_route(struct rsw_tables *t, const struct rsw_prefix *p, uint32_t 
 	if (p->ip.family == RSW_AF_INET) {
 		uint32_t ip = (uint32_t)p->ip.addr[0] << 24 | (uint32_t)p->ip.addr[1] << 16 |
 			      (uint32_t)p->ip.addr[2] << 8 | p->ip.addr[3];
+		int ret = rte_fib_add(t->fib4, ip, p->len, nh);
 
-		return rte_fib_add(t->fib4, ip, p->len, nh);
+		if (ret == 0 && t->results[nh].type == RSW_RES_CONNECTED)
+			ret = rsw_adj_add(t, nh, p);
+		return ret;
 	}
 #if RTE_VERSION >= RTE_VERSION_NUM(24, 11, 0, 0)
 	return rte_fib6_add(t->fib6, (const struct rte_ipv6_addr *)p->ip.addr, p->len, nh);
@@ -244,45 +202,10 @@ rsw_tables_publish(struct rsw_tables *t)
 {
 	struct rsw_tables *old = rsw_fib_main.tables;
 
+	rsw_adj_fill(t); /* the neighbours learned while t was built */
 	__atomic_store_n(&rsw_fib_main.tables, t, __ATOMIC_RELEASE);
 	if (old != NULL) {
 		rte_rcu_qsbr_synchronize(rsw_fib_main.qsbr, RTE_QSBR_THRID_INVALID);
 		rsw_tables_free(old);
 	}
-}
-
-int
-rsw_neigh_get(const struct rsw_ip *ip, uint16_t port)
-{
-	struct rte_hash *h = ip->family == RSW_AF_INET ? rsw_fib_main.neigh4 : rsw_fib_main.neigh6;
-	uint32_t base = ip->family == RSW_AF_INET ? 0 : RSW_MAX_NEIGHBORS;
-	int idx;
-
-	if (ip->family != RSW_AF_INET && ip->family != RSW_AF_INET6)
-		return -EINVAL;
-	idx = rte_hash_lookup(h, ip->addr);
-
-	if (idx >= 0)
-		return (int)base + idx;
-	idx = rte_hash_add_key(h, ip->addr);
-	if (idx < 0)
-		return idx;
-	if (idx >= RSW_MAX_NEIGHBORS)
-		return -ENOSPC;
-	rsw_fib_main.neigh[base + idx].port = port;
-	return (int)base + idx;
-}
-
-void
-rsw_neigh_set(uint32_t idx, const uint8_t *mac)
-{
-	uint64_t v = 0;
-
-	if (mac != NULL) {
-		memcpy(&v, mac, 6);
-		v |= RSW_NEIGH_VALID;
-	}
-	/* Invalidated only when resolution gives up; a new entry starts neither. */
-	rsw_fib_main.neigh[idx].failed = mac == NULL;
-	__atomic_store_n(&rsw_fib_main.neigh[idx].mac_valid, v, __ATOMIC_RELEASE);
 }

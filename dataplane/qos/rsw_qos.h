@@ -30,7 +30,7 @@
 #include <rte_mbuf.h>
 #include <rte_ring.h>
 
-#include "rsw_config.h"
+#include "rsw_defs.h"
 
 #define RSW_QUEUE_RING_SIZE   4096 /* mbufs per (port, TC) ring; bytes limits apply first */
 #define RSW_WIRE_OVERHEAD     24   /* FCS 4 + preamble 8 + inter-frame gap 12 */
@@ -161,24 +161,24 @@ struct rsw_qos_params {
 	uint64_t express_bytes[RSW_N_TC];
 };
 
-/* Shared, cache-aligned state of one port. */
+/* Shared, cache-aligned state of one port. Writer → readers of each field in its comment. */
 struct __rte_cache_aligned rsw_qos_port {
-	uint64_t q_bytes[RSW_N_TC];      /* egress bytes queued per TC (gauge) */
-	uint64_t pg_bytes[RSW_N_TC];     /* ingress bytes buffered per PG (gauge) */
-	uint64_t paused_until[RSW_N_TC]; /* TSC until which TC is paused by received PFC */
-	uint64_t last_pause[RSW_N_TC];   /* TSC of the last received XOFF (watchdog) */
-	uint8_t storm_drop[RSW_N_TC];    /* watchdog action drop: flush, drop, no PFC */
-	uint8_t storm_ignore[RSW_N_TC];  /* watchdog action forward: ignore pause */
-	struct rte_ring *ring[RSW_N_TC]; /* MP/SC egress queue per TC */
-	uint64_t speed_bps;              /* shaper and pause timing; 0 = unshaped */
-	uint64_t ctl_frames;             /* frames queued by the control thread (not in q_bytes) */
-	uint64_t paused_max;             /* at least every paused_until[] (raised with each XOFF) */
+	uint64_t q_bytes[RSW_N_TC];      /* egress bytes queued (rx workers add, owner subtracts) */
+	uint64_t pg_bytes[RSW_N_TC];     /* ingress bytes buffered (rx workers add, owners sub.) */
+	uint64_t paused_until[RSW_N_TC]; /* TSC paused to by PFC (PFC rx worker → owner) */
+	uint64_t last_pause[RSW_N_TC];   /* TSC of the last XOFF (PFC rx worker → watchdog) */
+	uint8_t storm_drop[RSW_N_TC];    /* watchdog drop: flush, no PFC (control → workers) */
+	uint8_t storm_ignore[RSW_N_TC];  /* watchdog forward: ignore pause (control → workers) */
+	struct rte_ring *ring[RSW_N_TC]; /* MP/SC egress queue (set at init: control → all) */
+	uint64_t speed_bps;  /* shaper and pause timing; 0 = unshaped (control → all) */
+	uint64_t ctl_frames; /* control-thread frames queued (control adds, owner sub.) */
+	uint64_t paused_max; /* >= every paused_until[] (PFC rx worker CAS → owner) */
 };
 
 struct rsw_qos_main {
-	uint64_t used;     /* bytes buffered switch-wide (gauge) */
-	uint32_t wm_epoch; /* bumped by `clear counters`: lcores reset their watermarks */
-	uint64_t tsc_hz;
+	uint64_t used;     /* bytes buffered switch-wide (rx workers add, owners subtract) */
+	uint32_t wm_epoch; /* bumped by `clear counters` (control → workers reset watermarks) */
+	uint64_t tsc_hz;   /* set at init (control → all) */
 	struct rsw_qos_port port[RSW_MAX_PORTS];
 };
 
@@ -300,9 +300,6 @@ void rsw_port_tx(struct rsw_lcore_stats *st, uint16_t p, struct rte_mbuf **m, ui
 
 /** Free rings (draining mbufs). */
 void rsw_qos_fini(void);
-
-/** Fill params from a configuration and its port count. */
-void rsw_qos_params_from_cfg(struct rsw_qos_params *qp, const struct rsw_config *cfg);
 
 /** Set the fields of params derived from the others (express_bytes[]): after any change. */
 void rsw_qos_params_derive(struct rsw_qos_params *qp);

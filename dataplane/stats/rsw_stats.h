@@ -20,7 +20,7 @@
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
 
-#include "rsw_config.h"
+#include "rsw_defs.h"
 #include "rsw_lb_state.h"
 #include "rsw_qos.h"
 
@@ -88,8 +88,8 @@ struct rsw_lb_member_stats {
 
 /*
  * Count one frame of len bytes on a member. The packet count is one add to memory that the
- * compiler cannot see into: GCC 12 otherwise pairs the two adds into a vector update of five
- * instructions (a register move, two inserts, an add and a store) for every frame.
+ * compiler cannot see into: GCC 12 otherwise pairs the two adds into a vector update per frame
+ * (docs/perf.md).
  */
 static __rte_always_inline void
 rsw_lb_count(struct rsw_lb_member_stats *lb, uint32_t len)
@@ -111,7 +111,9 @@ struct rsw_lcore_stats {
 	struct rsw_lb_member_stats lb[RSW_MAX_GROUPS][RSW_MAX_NEXTHOPS];
 	struct rsw_qos_stats qos;
 	struct rsw_lb_lcore lb_state; /* not counters: this lcore's round-robin and flowlets */
-	uint64_t express_packets;     /* forwarded by the express path (worker.c; tests, perf) */
+	uint64_t express_packets;     /* forwarded by the express path (express.c; tests, perf) */
+	/* Frames and bytes the express path sent to hosts of connected subnets (tests, perf). */
+	struct rsw_lb_member_stats connected;
 	/* Not counters: bursts of each ingress port left to the general path (worker.c). */
 	uint8_t express_skip[RSW_MAX_PORTS];
 };

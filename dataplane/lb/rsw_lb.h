@@ -115,7 +115,7 @@ rsw_lb_addr_greater(uint64_t a0, uint64_t a1, uint64_t b0, uint64_t b1, size_t l
  * same bytes: source address (16; IPv4 in the first 4, the rest 0), destination address (16),
  * source port (2), destination port (2) (host order), proto << 24 | BTH dest QP (4), IPv6
  * flow label (4). It is built in registers, eight bytes at a time: written to memory in narrow
- * pieces and read back wide, it stalled on store forwarding (a third of the ECMP cost).
+ * pieces and read back wide, it stalled on store forwarding (docs/perf.md).
  */
 static __rte_always_inline uint32_t
 rsw_lb_hash_sel(const struct rsw_lb_sel *s, const struct rsw_lb_tuple *k)

@@ -12,7 +12,7 @@
 
 #include <stdint.h>
 
-#include "rsw_config.h"
+#include "rsw_defs.h"
 
 #define RSW_FLOWLET_ENTRIES 4096 /* per lcore, direct-mapped: never grows */
 #define RSW_LB_NONE         UINT32_MAX

@@ -52,10 +52,7 @@ parse_ipv4(const uint8_t *p, uint32_t avail, const struct rte_mbuf *m, struct rs
 	tot = rsw_ntohs(ip->total_length);
 	if (unlikely(ihl < sizeof(*ip) || ihl > avail || tot < ihl || tot > avail))
 		return drop(info, RSW_PC_parse_errors);
-	/* A valid header sums to 0xffff (its complement, rsw_cksum, is 0). */
-	if (!(m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_GOOD) &&
-	    unlikely(ihl == sizeof(*ip) ? !rsw_ipv4_cksum_ok20(ip)
-					: rte_raw_cksum(ip, ihl) != 0xffff))
+	if (unlikely(!rsw_ipv4_hdr_cksum_ok(m, ip, ihl)))
 		return drop(info, RSW_PC_parse_errors);
 
 	info->l3_len = (uint16_t)tot;

@@ -2,92 +2,17 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * The shared-buffer MMU's set-up (DESIGN.md §3 step 7): the eight egress
- * rings of each port, and the QoS parameters of a table generation derived
- * from the configuration. Admission itself runs in the worker's burst
- * (worker.c), release in the owner's scheduler (sched.c).
+ * The QoS parameters of a table generation (struct rsw_qos_params, the dataplane's own) filled
+ * from the configuration's qos: section. The dataplane never reads the configuration.
  */
 
-#include <errno.h>
-#include <stdio.h>
 #include <string.h>
 
+#include <rte_common.h>
 #include <rte_cycles.h>
-#include <rte_errno.h>
 #include <rte_ether.h>
-#include <rte_lcore.h>
 
-#include "rsw_qos.h"
-
-struct rsw_qos_main rsw_qos;
-
-static const char *const queue_ctr_names[RSW_N_QUEUE_CTRS] = {
-#define RSW_X_NAME(name, ...) [RSW_QC_##name] = #name,
-	RSW_FOREACH_QUEUE_CTR(RSW_X_NAME)
-#undef RSW_X_NAME
-};
-
-static const char *const pfc_ctr_names[RSW_N_PFC_CTRS] = {
-#define RSW_X_NAME(name, ...) [RSW_FC_##name] = #name,
-	RSW_FOREACH_PFC_CTR(RSW_X_NAME)
-#undef RSW_X_NAME
-};
-
-const char *
-rsw_queue_ctr_name(enum rsw_queue_ctr c)
-{
-	return (unsigned int)c < RSW_N_QUEUE_CTRS ? queue_ctr_names[c] : "?";
-}
-
-const char *
-rsw_pfc_ctr_name(enum rsw_pfc_ctr c)
-{
-	return (unsigned int)c < RSW_N_PFC_CTRS ? pfc_ctr_names[c] : "?";
-}
-
-int
-rsw_qos_init(uint16_t n_ports)
-{
-	char name[RTE_RING_NAMESIZE];
-	uint16_t p;
-	int tc;
-
-	rsw_qos.tsc_hz = rte_get_tsc_hz();
-	for (p = 0; p < n_ports; p++) {
-		for (tc = 0; tc < RSW_N_TC; tc++) {
-			snprintf(name, sizeof(name), "rsw_q%u_%d", p, tc);
-			rsw_qos.port[p].ring[tc] = rte_ring_create(
-				name, RSW_QUEUE_RING_SIZE, (int)rte_socket_id(), RING_F_SC_DEQ);
-			if (rsw_qos.port[p].ring[tc] == NULL) {
-				rsw_qos_fini();
-				return -rte_errno;
-			}
-		}
-	}
-	return 0;
-}
-
-void
-rsw_qos_fini(void)
-{
-	struct rte_mbuf *m[32];
-	unsigned int n;
-	uint16_t p;
-	int tc;
-
-	for (p = 0; p < RSW_MAX_PORTS; p++) {
-		for (tc = 0; tc < RSW_N_TC; tc++) {
-			struct rte_ring *r = rsw_qos.port[p].ring[tc];
-
-			if (r == NULL)
-				continue;
-			while ((n = rte_ring_dequeue_burst(r, (void **)m, 32, NULL)) > 0)
-				rte_pktmbuf_free_bulk(m, n);
-			rte_ring_free(r);
-			rsw_qos.port[p].ring[tc] = NULL;
-		}
-	}
-}
+#include "rsw_qos_cfg.h"
 
 void
 rsw_qos_params_from_cfg(struct rsw_qos_params *qp, const struct rsw_config *cfg)
@@ -149,18 +74,4 @@ rsw_qos_params_from_cfg(struct rsw_qos_params *qp, const struct rsw_config *cfg)
 		qp->cnp_coalesce_ticks = (uint64_t)q->cnp.coalesce_us * rte_get_tsc_hz() / 1000000;
 	}
 	rsw_qos_params_derive(qp);
-}
-
-void
-rsw_qos_params_derive(struct rsw_qos_params *qp)
-{
-	int i;
-
-	for (i = 0; i < RSW_N_TC; i++) {
-		qp->express_bytes[i] = qp->queue_limit;
-		if (qp->trim_tcs & (1u << i))
-			qp->express_bytes[i] = RTE_MIN(qp->express_bytes[i], qp->trim_threshold);
-		if (qp->ecn_enabled & (1u << i))
-			qp->express_bytes[i] = RTE_MIN(qp->express_bytes[i], qp->kmin[i]);
-	}
 }

@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The railsw authors */
+
+/*
+ * The shared-buffer MMU (DESIGN.md §3 step 7): the eight egress rings of each
+ * port, the parameters a table generation derives, and admission's full
+ * check (lossless headroom, lossy tail drop, trimming, ECN at enqueue); the
+ * common case is inline in rsw_mmu.h. Release runs in the owner's scheduler
+ * (sched.c).
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_ether.h>
+#include <rte_lcore.h>
+#include <rte_random.h>
+
+#include "rsw_mmu.h"
+#include "rsw_qos.h"
+
+struct rsw_qos_main rsw_qos;
+
+static const char *const queue_ctr_names[RSW_N_QUEUE_CTRS] = {
+#define RSW_X_NAME(name, ...) [RSW_QC_##name] = #name,
+	RSW_FOREACH_QUEUE_CTR(RSW_X_NAME)
+#undef RSW_X_NAME
+};
+
+static const char *const pfc_ctr_names[RSW_N_PFC_CTRS] = {
+#define RSW_X_NAME(name, ...) [RSW_FC_##name] = #name,
+	RSW_FOREACH_PFC_CTR(RSW_X_NAME)
+#undef RSW_X_NAME
+};
+
+const char *
+rsw_queue_ctr_name(enum rsw_queue_ctr c)
+{
+	return (unsigned int)c < RSW_N_QUEUE_CTRS ? queue_ctr_names[c] : "?";
+}
+
+const char *
+rsw_pfc_ctr_name(enum rsw_pfc_ctr c)
+{
+	return (unsigned int)c < RSW_N_PFC_CTRS ? pfc_ctr_names[c] : "?";
+}
+
+int
+rsw_qos_init(uint16_t n_ports)
+{
+	char name[RTE_RING_NAMESIZE];
+	uint16_t p;
+	int tc;
+
+	rsw_qos.tsc_hz = rte_get_tsc_hz();
+	for (p = 0; p < n_ports; p++) {
+		for (tc = 0; tc < RSW_N_TC; tc++) {
+			snprintf(name, sizeof(name), "rsw_q%u_%d", p, tc);
+			rsw_qos.port[p].ring[tc] = rte_ring_create(
+				name, RSW_QUEUE_RING_SIZE, (int)rte_socket_id(), RING_F_SC_DEQ);
+			if (rsw_qos.port[p].ring[tc] == NULL) {
+				rsw_qos_fini();
+				return -rte_errno;
+			}
+		}
+	}
+	return 0;
+}
+
+void
+rsw_qos_fini(void)
+{
+	struct rte_mbuf *m[32];
+	unsigned int n;
+	uint16_t p;
+	int tc;
+
+	for (p = 0; p < RSW_MAX_PORTS; p++) {
+		for (tc = 0; tc < RSW_N_TC; tc++) {
+			struct rte_ring *r = rsw_qos.port[p].ring[tc];
+
+			if (r == NULL)
+				continue;
+			while ((n = rte_ring_dequeue_burst(r, (void **)m, 32, NULL)) > 0)
+				rte_pktmbuf_free_bulk(m, n);
+			rte_ring_free(r);
+			rsw_qos.port[p].ring[tc] = NULL;
+		}
+	}
+}
+
+void
+rsw_qos_params_derive(struct rsw_qos_params *qp)
+{
+	int i;
+
+	for (i = 0; i < RSW_N_TC; i++) {
+		qp->express_bytes[i] = qp->queue_limit;
+		if (qp->trim_tcs & (1u << i))
+			qp->express_bytes[i] = RTE_MIN(qp->express_bytes[i], qp->trim_threshold);
+		if (qp->ecn_enabled & (1u << i))
+			qp->express_bytes[i] = RTE_MIN(qp->express_bytes[i], qp->kmin[i]);
+	}
+}
+
+static inline void
+admit_drop(struct rsw_burst *c, struct rsw_lcore_stats *st, uint16_t out, uint8_t tc,
+	   struct rte_mbuf *m)
+{
+	st->qos.q[out][tc][RSW_QC_dropped_packets]++;
+	c->freed[c->n_freed++] = m;
+}
+
+/* Bytes this burst admitted to ingress PG tc of its port: its slots of that TC. */
+static inline uint64_t
+burst_pg_bytes(const struct rsw_burst *c, uint8_t tc)
+{
+	uint64_t b = 0;
+	uint16_t i;
+
+	for (i = 0; i < c->n_slots; i++)
+		if (c->slots[i].tc == tc)
+			b += c->slots[i].bytes;
+	return b;
+}
+
+/* Bytes in queue (out, tc): the shared gauge plus what this burst already admitted to it. */
+static inline uint64_t
+slot_depth(const struct rsw_out_slot *sl)
+{
+	return __atomic_load_n(&rsw_qos.port[sl->port].q_bytes[sl->tc], __ATOMIC_RELAXED) +
+	       sl->bytes;
+}
+
+/*
+ * UEC trimming: a trim-eligible packet that would be dropped goes on cut to trim.size, with
+ * DSCP_TRIMMED (DSCP_TRIMMED_LASTHOP on a leaf's downlink), in the trim class. A packet
+ * already no longer than the floor goes whole in its own class.
+ */
+static inline void
+admit_trim(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rsw_qos_params *qp,
+	   uint16_t in_port, struct rsw_out_slot *sl, uint64_t used, struct rte_mbuf *m,
+	   uint8_t idx)
+{
+	const struct rsw_pkt_info *info = &c->info[idx];
+	uint16_t out = sl->port;
+	uint32_t len = rte_pktmbuf_pkt_len(m);
+	uint8_t dscp =
+		qp->is_leaf && rsw_dp.ports[out].downlink ? qp->trim_dscp_lasthop : qp->trim_dscp;
+	struct rsw_out_slot *tsl;
+
+	if (len <= RTE_MAX((uint32_t)qp->trim_size, rsw_trim_floor(m, info->l3_off, info->kind))) {
+		/* Already header-sized: whole, in its own class, as long as the buffer holds. */
+		if (used + len > qp->total)
+			return admit_drop(c, st, out, sl->tc, m);
+		return rsw_mmu_enqueue(c, sl, m, idx);
+	}
+	if (rsw_trim(m, info->l3_off, info->kind, qp->trim_size, dscp) == 0)
+		return admit_drop(c, st, out, sl->tc, m); /* not UDP, or a fragment */
+	len = rte_pktmbuf_pkt_len(m);
+	tsl = rsw_mmu_slot(c, qp, in_port, out, qp->trim_tc);
+	if (slot_depth(tsl) + len > qp->queue_limit || used + len > qp->total) {
+		/* The trim queue is full too. */
+		return admit_drop(c, st, out, tsl->tc, m);
+	}
+	st->qos.q[out][sl->tc][RSW_QC_trimmed]++;
+	rsw_mmu_enqueue(c, tsl, m, idx);
+}
+
+void
+rsw_mmu_admit_slow(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rsw_qos_params *qp,
+		   uint16_t in_port, struct rsw_out_slot *sl, struct rte_mbuf *m, uint8_t idx)
+{
+	const struct rsw_pkt_info *info = &c->info[idx];
+	const uint8_t tc = sl->tc;
+	const uint16_t out = sl->port;
+	const struct rsw_qos_port *qport = &rsw_qos.port[out];
+	uint32_t len = rte_pktmbuf_pkt_len(m);
+	bool lossless = qp->lossless & (1u << tc);
+	bool cnp = info->flags & RSW_PF_CNP;
+	uint64_t depth, used;
+
+	if (unlikely(qport->storm_drop[tc]))
+		return admit_drop(c, st, out, tc, m);
+	depth = slot_depth(sl);
+	used = __atomic_load_n(&rsw_qos.used, __ATOMIC_RELAXED) + c->used_add;
+	if (lossless) {
+		uint64_t pg =
+			__atomic_load_n(&rsw_qos.port[in_port].pg_bytes[tc], __ATOMIC_RELAXED) +
+			burst_pg_bytes(c, tc);
+
+		/* The PG's room is spent or shared with another slot now: full checks only. */
+		if (c->pg_owner[tc] != 0xff)
+			c->slots[c->pg_owner[tc]].room = 0;
+		/* Never tail-dropped; beyond xoff + headroom the headroom is exhausted. */
+		if (unlikely(pg + len > rsw_pfc_xoff(qp, used) + qp->headroom ||
+			     used + len > qp->total)) {
+			st->qos.q[out][tc][RSW_QC_lossless_drops]++;
+			st->qos.pg_lossless_drops[in_port][tc]++;
+			c->freed[c->n_freed++] = m;
+			return;
+		}
+	} else if (unlikely(qp->trim_tcs & (1u << tc)) && !cnp) {
+		if (depth + len > qp->trim_threshold ||
+		    used + len + qp->headroom_reserved > qp->total)
+			return admit_trim(c, st, qp, in_port, sl, used, m, idx);
+	} else if (unlikely(cnp ? used + len > qp->total
+				: depth + len > qp->queue_limit ||
+					    used + len + qp->headroom_reserved > qp->total)) {
+		/* CNPs are not tail-dropped at the queue limit, only when the buffer is full. */
+		return admit_drop(c, st, out, tc, m);
+	}
+	if (unlikely(qp->ecn_enqueue) && (qp->ecn_enabled & (1u << tc)) && !cnp &&
+	    rsw_ecn_decide(qp, tc, depth, (uint32_t)rte_rand())) {
+		int r = rsw_ecn_mark(m, info->l3_off, info->kind);
+
+		if (r > 0)
+			st->qos.q[out][tc][RSW_QC_ecn_marked]++;
+		else if (r < 0 && !lossless)
+			return admit_drop(c, st, out, tc, m);
+	}
+	rsw_mmu_enqueue(c, sl, m, idx);
+}

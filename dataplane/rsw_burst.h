@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Copyright (c) 2026 The railsw authors */
+
+/*
+ * The scratch of one burst (worker.c's rsw_process_burst), shared by the steps
+ * that run on it: parse and classify fill info[] and the lookup keys, lookup
+ * the results, resolve hands each frame to admission, admission (qos/mmu)
+ * groups what it admits by (egress port, TC) in slots, and the queue step
+ * (qos/queue.c) sends each slot cut-through or enqueues it. One worker's stack
+ * alone: no field is shared with another thread.
+ */
+
+#ifndef RSW_BURST_H
+#define RSW_BURST_H
+
+#include <stdint.h>
+
+#include <rte_mbuf.h>
+
+#include "rsw_defs.h"
+#include "rsw_parse.h"
+#include "rsw_stats.h"
+#include "rsw_worker.h"
+
+/* Burst-wide scratch: what each routed packet needs between the passes. */
+struct rsw_burst {
+	struct rsw_pkt_info info[RSW_BURST];
+	struct rte_mbuf *v4[RSW_BURST];
+	uint8_t v4_idx[RSW_BURST];
+	uint32_t v4_ip[RSW_BURST];
+	uint64_t v4_nh[RSW_BURST];
+	struct rte_mbuf *v6[RSW_BURST];
+	uint8_t v6_idx[RSW_BURST];
+	uint8_t v6_ip[RSW_BURST][16];
+	uint64_t v6_nh[RSW_BURST];
+	uint32_t hash[RSW_BURST]; /* flow hash by burst index (tables' lb_hash_batch) */
+	struct rte_mbuf *punt[RSW_BURST];
+	struct rte_mbuf *err[RSW_BURST]; /* not forwarded, to be answered with ICMP */
+	struct rte_mbuf *freed[RSW_BURST];
+	/* Admitted frames grouped by (egress port, TC), one bulk enqueue each. */
+	uint8_t slot_of[RSW_MAX_PORTS * RSW_N_TC]; /* 0xff = none */
+	struct rsw_out_slot {
+		uint16_t port;
+		uint8_t tc;
+		uint8_t n;
+		uint32_t bytes;
+		uint64_t room; /* bytes admitted without a check: below every threshold */
+		/* The indices first: a slot of up to 10 frames touches two cache lines. */
+		uint8_t info[RSW_BURST]; /* index of each frame's rsw_pkt_info in the burst */
+		struct rte_mbuf *m[RSW_BURST];
+	} slots[RSW_BURST];
+	uint64_t used_add; /* bytes admitted by the burst */
+	uint64_t buf_room; /* shared buffer free at the burst start, headroom reserve excluded */
+	uint8_t fast_tcs;  /* TCs whose admission is a queue limit and the buffer only */
+	uint8_t has_cnp;   /* a CNP was received in the burst */
+	uint8_t pg_owner[RSW_N_TC]; /* lossless TC: the slot holding the PG's room, 0xff = none */
+	uint64_t rx_bytes; /* received by the burst: bounds what it can add to the buffer */
+	uint64_t now;      /* TSC at the start of the burst (flowlets) */
+	uint16_t n_punt, n_err, n_freed, n_slots;
+};
+
+/* Count one frame dropped for reason why on port and free it with the burst. */
+static inline void
+rsw_burst_drop(struct rsw_burst *c, struct rsw_lcore_stats *st, uint16_t port, struct rte_mbuf *m,
+	       enum rsw_port_ctr why)
+{
+	st->port[port].c[why]++;
+	c->freed[c->n_freed++] = m;
+}
+
+#endif /* RSW_BURST_H */
