@@ -287,21 +287,36 @@ rsw_topology_derive(const struct rsw_config *cfg, struct rsw_topo_switch *sw,
 	return 0;
 }
 
+/* This switch's derivation in a new allocation; NULL with *ret = -errno (e says why). */
+static struct rsw_topo_switch *
+derive_new(const struct rsw_config *cfg, struct rsw_topo_error *e, int *ret)
+{
+	struct rsw_topo_switch *sw = malloc(sizeof(*sw));
+
+	if (sw == NULL) {
+		*ret = topo_terr(e, 0, "out of memory");
+		return NULL;
+	}
+	if (rsw_topology_derive(cfg, sw, e) < 0) {
+		free(sw);
+		*ret = -EINVAL;
+		return NULL;
+	}
+	return sw;
+}
+
 int
 rsw_topology_apply_ports(struct rsw_config *cfg, struct rsw_topo_error *e)
 {
 	struct rsw_topo_switch *sw;
 	uint16_t i;
+	int ret;
 
 	if (!cfg->topology.present)
 		return 0;
-	sw = malloc(sizeof(*sw));
+	sw = derive_new(cfg, e, &ret);
 	if (sw == NULL)
-		return topo_terr(e, 0, "out of memory");
-	if (rsw_topology_derive(cfg, sw, e) < 0) {
-		free(sw);
-		return -EINVAL;
-	}
+		return ret;
 	for (i = 0; i < cfg->n_ports; i++) {
 		struct rsw_cfg_port *cp = &cfg->ports[i];
 
@@ -334,16 +349,13 @@ rsw_topology_apply_routes(struct rsw_config *cfg, struct rsw_topo_error *e)
 	struct rsw_topo_switch *sw;
 	uint32_t n4 = 0, i, j;
 	uint16_t k;
+	int ret;
 
 	if (!cfg->topology.present)
 		return 0;
-	sw = malloc(sizeof(*sw));
+	sw = derive_new(cfg, e, &ret);
 	if (sw == NULL)
-		return topo_terr(e, 0, "out of memory");
-	if (rsw_topology_derive(cfg, sw, e) < 0) {
-		free(sw);
-		return -EINVAL;
-	}
+		return ret;
 	routes = realloc(cfg->routes, (cfg->n_routes + sw->n_routes + 1u) * sizeof(*routes));
 	if (routes == NULL) {
 		free(sw);
