@@ -402,8 +402,8 @@ def test_ecn_marking(qsw, injector):
     bytes behind them, below kmin) are never CE; the CE share is between
     0.3 and 56/60 and the queue watermark passed kmax; ecn_marked equals the
     CE frames seen. (2) some Not-ECT frames are dropped instead:
-    dropped_packets = 60 - arrived, ecn_marked +0, the survivors unchanged and
-    in order. (3) TC 0 untouched: 60 arrive exactly as routed, no drop, no
+    dropped_packets = 60 - arrived (and `show drops` queue_drops as much), ecn_marked +0,
+    the survivors unchanged and in order. (3) TC 0 untouched: 60 arrive exactly as routed, no drop, no
     mark. (4) lossless TC 3: Not-ECT passes, 60 arrive unchanged.
     """
     sw = qsw(**ecn_config())
@@ -428,10 +428,16 @@ def test_ecn_marking(qsw, injector):
         assert 0.3 * 60 <= ce <= 56, ce
 
         # (2) Not-ECT on the lossy ECN class: dropped on the same curve.
+        drops = lambda: {d["reason"]: d["packets"] for d in sw.ctl("show", "drops")["drops"]}
+        d1 = drops()
         sent, out = blast(sw, injector, cap, 1, 0)
         q2 = queue_rows(sw, "p2")[1]
         assert 0 < len(out) < 60
         assert q2["dropped_packets"] - q1["dropped_packets"] == 60 - len(out)
+        # ... and named switch-wide: show drops' queue_drops moved by as many.
+        d2 = drops()
+        assert d2["queue_drops"] - d1["queue_drops"] == 60 - len(out), (d1, d2)
+        assert d2["lossless_drops"] == d1["lossless_drops"]
         assert q2["ecn_marked"] == q1["ecn_marked"]
         seqs = [tag(d)[2] for d in out]
         assert seqs == sorted(seqs) and seqs[-4:] == [56, 57, 58, 59]

@@ -2,11 +2,14 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * `show drops` (../shared/CLI.md): every drop reason switch-wide, the port counters
- * marked drop in rsw_stats.h.
+ * `show drops` (../shared/CLI.md): every drop reason switch-wide: the port counters marked
+ * drop in rsw_stats.h, then the buffer's, summed over every (port, TC) queue: `queue_drops`
+ * (tail drops, ECN drops of Not-ECT frames, full trim queue, watchdog drops: the queues'
+ * dropped_packets) and `lossless_drops`.
  */
 
 #include <errno.h>
+#include <stdlib.h>
 
 #include "rsw_cli.h"
 #include "rsw_ctl.h"
@@ -28,25 +31,44 @@ const struct rsw_table_def rsw_table_drops = {
 static json_t *
 cmd_show_drops(int argc, char **argv, void *ctx)
 {
-	uint64_t total[RSW_N_PORT_CTRS] = {0}, c[RSW_N_PORT_CTRS];
+	uint64_t total[RSW_N_PORT_CTRS] = {0}, c[RSW_N_PORT_CTRS], queue = 0, lossless = 0;
+	struct rsw_qos_stats *q = rsw_cli_qos_now();
 	json_t *arr = json_array();
 	uint16_t p;
-	int i;
+	int i, tc;
 
 	(void)argc;
 	(void)argv;
 	(void)ctx;
+	if (q == NULL) {
+		json_decref(arr);
+		return NULL;
+	}
 	for (p = 0; p < rsw_ctl.cfg->n_ports; p++) {
 		rsw_stats_port_sum(p, c);
 		for (i = 0; i < RSW_N_PORT_CTRS; i++)
 			total[i] += rsw_cli_since(c[i], rsw_ctl.port_base[p][i]);
+		for (tc = 0; tc < RSW_N_TC; tc++) {
+			queue += rsw_cli_since(q->q[p][tc][RSW_QC_dropped_packets],
+					       rsw_ctl.qos_base->q[p][tc][RSW_QC_dropped_packets]);
+			lossless +=
+				rsw_cli_since(q->q[p][tc][RSW_QC_lossless_drops],
+					      rsw_ctl.qos_base->q[p][tc][RSW_QC_lossless_drops]);
+		}
 	}
+	free(q);
 	for (i = 0; i < RSW_N_PORT_CTRS; i++)
 		if (rsw_port_ctr_is_drop(i))
 			json_array_append_new(
 				arr, rsw_row(&rsw_table_drops,
 					     json_pack("{s:s, s:I}", "reason", rsw_port_ctr_name(i),
 						       "packets", (json_int_t)total[i])));
+	json_array_append_new(
+		arr, rsw_row(&rsw_table_drops, json_pack("{s:s, s:I}", "reason", "queue_drops",
+							 "packets", (json_int_t)queue)));
+	json_array_append_new(
+		arr, rsw_row(&rsw_table_drops, json_pack("{s:s, s:I}", "reason", "lossless_drops",
+							 "packets", (json_int_t)lossless)));
 	return json_pack("{s:o}", "drops", arr);
 }
 
