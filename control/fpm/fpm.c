@@ -324,13 +324,14 @@ rebuild(uint64_t now_ms)
 	fm.st.generations++;
 }
 
-void
+unsigned int
 rsw_fpm_poll(uint64_t now_ms)
 {
+	uint64_t before = fm.st.messages;
 	uint32_t n;
 
 	if (fm.lfd < 0)
-		return;
+		return 0;
 	do_accept(now_ms);
 	do_read(now_ms);
 	if (fm.stale_pending && now_ms - fm.last_msg_ms >= (uint64_t)fm.stale_s * 1000) {
@@ -345,6 +346,7 @@ rsw_fpm_poll(uint64_t now_ms)
 	}
 	if (fm.dirty && now_ms - fm.last_build_ms >= RSW_FPM_BATCH_MS)
 		rebuild(now_ms);
+	return (unsigned int)(fm.st.messages - before);
 }
 
 static const struct rsw_field_def fpm_fields[] = {
@@ -421,17 +423,12 @@ fpm_init(const struct rsw_config *cfg)
 		       : 0;
 }
 
-static void
-fpm_poll(uint64_t now_ms)
-{
-	rsw_fpm_poll(now_ms);
-}
 
 static struct rsw_module fpm_module = {
 	.name = "fpm",
-	.order = 650, /* after the tables and `reload` (600), before the exporters (700) */
+	.order = RSW_MODULE_ORDER_FPM,
 	.init = fpm_init,
-	.poll = fpm_poll,
+	.poll = rsw_fpm_poll,
 	.period_ms = 0,
 	.fini = rsw_fpm_close,
 };

@@ -43,8 +43,11 @@ struct rsw_fpm_stats {
  */
 int rsw_fpm_open(const struct rsw_config *cfg);
 
-/** Accept, read and apply what zebra sent, drop stale routes, build a generation if due. */
-void rsw_fpm_poll(uint64_t now_ms);
+/**
+ * Accept, read and apply what zebra sent, drop stale routes, build a generation if due.
+ * @return the messages handled (0: nothing came).
+ */
+unsigned int rsw_fpm_poll(uint64_t now_ms);
 
 /** Close the listener and the session; the routes are forgotten. */
 void rsw_fpm_close(void);
