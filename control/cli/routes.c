@@ -29,8 +29,8 @@ static const struct rsw_field_def route_fields[] = {
 	RSW_FIELD_F("active", STATE, "", "the entry is the one in the forwarding tables",
 		    RSW_FIELD_NO_METRIC),
 	RSW_FIELD_F("resolved", GAUGE, "",
-		    "next hops of an FPM route that a port reaches (only those are used)",
-		    RSW_FIELD_OPTIONAL | RSW_FIELD_NO_METRIC),
+		    "next hops a port reaches (only those are used; an FPM route may have fewer)",
+		    RSW_FIELD_NO_METRIC),
 };
 
 const struct rsw_table_def rsw_table_routes = {
@@ -52,18 +52,19 @@ add_port_route(json_t *arr, const struct rsw_cfg_port *cp, const struct rsw_pref
 		net.ip.addr[i / 8] &= (uint8_t) ~(0x80 >> (i % 8));
 	json_array_append_new(
 		arr, rsw_row(&rsw_table_routes,
-			     json_pack("{s:s, s:[], s:s, s:s, s:s, s:s, s:i, s:b}", "prefix",
+			     json_pack("{s:s, s:[], s:s, s:s, s:s, s:s, s:i, s:b, s:i}", "prefix",
 				       rsw_prefix_str(&net, buf, sizeof(buf)), "nexthops", "mode",
 				       "connected", "type", "connected", "port", cp->name, "source",
-				       "connected", "distance", RSW_DISTANCE_CONNECTED, "active", 1)));
+				       "connected", "distance", RSW_DISTANCE_CONNECTED, "active", 1,
+				       "resolved", 0)));
 	net = *addr;
 	net.len = full;
 	json_array_append_new(
 		arr, rsw_row(&rsw_table_routes,
-			     json_pack("{s:s, s:[], s:s, s:s, s:s, s:s, s:i, s:b}", "prefix",
+			     json_pack("{s:s, s:[], s:s, s:s, s:s, s:s, s:i, s:b, s:i}", "prefix",
 				       rsw_prefix_str(&net, buf, sizeof(buf)), "nexthops", "mode",
 				       "local", "type", "local", "port", cp->name, "source", "local",
-				       "distance", RSW_DISTANCE_CONNECTED, "active", 1)));
+				       "distance", RSW_DISTANCE_CONNECTED, "active", 1, "resolved", 0)));
 }
 
 static json_t *
@@ -94,13 +95,14 @@ cmd_show_routes(int argc, char **argv, void *ctx)
 		json_array_append_new(
 			arr,
 			rsw_row(&rsw_table_routes,
-				json_pack("{s:s, s:o, s:s, s:s, s:s, s:i, s:b}", "prefix",
+				json_pack("{s:s, s:o, s:s, s:s, s:s, s:i, s:b, s:i}", "prefix",
 					  rsw_prefix_str(&r->prefix, buf, sizeof(buf)), "nexthops",
 					  nh, "mode", rsw_cli_route_mode(r->lb), "type",
 					  r->derived ? "topology" : "static", "source",
 					  r->derived ? "topology" : "static", "distance",
 					  rsw_ctl_cfg_route_distance(r), "active",
-					  rsw_ctl_cfg_route_active(cfg, i))));
+					  rsw_ctl_cfg_route_active(cfg, i), "resolved",
+					  (int)r->n_nexthops)));
 	}
 	n = rsw_ctl_tables_source_count();
 	for (i = 0; i < n; i++) {

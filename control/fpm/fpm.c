@@ -89,6 +89,18 @@ rsw_fpm_stats(void)
 	return &fm.st;
 }
 
+void
+rsw_fpm_counters_clear(void)
+{
+	fm.st.connects = 0;
+	fm.st.messages = 0;
+	fm.st.routes_added = 0;
+	fm.st.routes_deleted = 0;
+	fm.st.errors = 0;
+	fm.st.generations = 0;
+	fm.st.stale_dropped = 0;
+}
+
 static void
 set_error(const char *fmt, const char *why)
 {

@@ -52,6 +52,9 @@ unsigned int rsw_fpm_poll(uint64_t now_ms);
 /** Close the listener and the session; the routes are forgotten. */
 void rsw_fpm_close(void);
 
+/** `clear counters`: zero the counters (control-thread counters, no baseline needed). */
+void rsw_fpm_counters_clear(void);
+
 /** The counters. */
 const struct rsw_fpm_stats *rsw_fpm_stats(void);
 
