@@ -91,8 +91,8 @@ cmd_show_lb(int argc, char **argv, void *ctx)
 				members,
 				rsw_row(&rsw_table_lb_members,
 					json_pack("{s:s, s:s, s:b, s:I, s:I}", "nexthop",
-						  rsw_ip_str(&ip, buf, sizeof(buf)),
-						  "port", cfg->ports[nh->port].name, "up",
+						  rsw_ip_str(&ip, buf, sizeof(buf)), "port",
+						  cfg->ports[nh->port].name, "up",
 						  rsw_ctl_lb_member_up(g, j), "packets",
 						  (json_int_t)rsw_cli_since(
 							  s.packets, rsw_ctl.lb_base[g][j].packets),

@@ -60,11 +60,12 @@ add_port_route(json_t *arr, const struct rsw_cfg_port *cp, const struct rsw_pref
 	net = *addr;
 	net.len = full;
 	json_array_append_new(
-		arr, rsw_row(&rsw_table_routes,
-			     json_pack("{s:s, s:[], s:s, s:s, s:s, s:s, s:i, s:b, s:i}", "prefix",
-				       rsw_prefix_str(&net, buf, sizeof(buf)), "nexthops", "mode",
-				       "local", "type", "local", "port", cp->name, "source", "local",
-				       "distance", RSW_DISTANCE_CONNECTED, "active", 1, "resolved", 0)));
+		arr,
+		rsw_row(&rsw_table_routes,
+			json_pack("{s:s, s:[], s:s, s:s, s:s, s:s, s:i, s:b, s:i}", "prefix",
+				  rsw_prefix_str(&net, buf, sizeof(buf)), "nexthops", "mode",
+				  "local", "type", "local", "port", cp->name, "source", "local",
+				  "distance", RSW_DISTANCE_CONNECTED, "active", 1, "resolved", 0)));
 }
 
 static json_t *
@@ -93,16 +94,15 @@ cmd_show_routes(int argc, char **argv, void *ctx)
 			json_array_append_new(
 				nh, json_string(rsw_ip_str(&r->nexthops[j], buf, sizeof(buf))));
 		json_array_append_new(
-			arr,
-			rsw_row(&rsw_table_routes,
-				json_pack("{s:s, s:o, s:s, s:s, s:s, s:i, s:b, s:i}", "prefix",
-					  rsw_prefix_str(&r->prefix, buf, sizeof(buf)), "nexthops",
-					  nh, "mode", rsw_cli_route_mode(r->lb), "type",
-					  r->derived ? "topology" : "static", "source",
-					  r->derived ? "topology" : "static", "distance",
-					  rsw_ctl_cfg_route_distance(r), "active",
-					  rsw_ctl_cfg_route_active(cfg, i), "resolved",
-					  (int)r->n_nexthops)));
+			arr, rsw_row(&rsw_table_routes,
+				     json_pack("{s:s, s:o, s:s, s:s, s:s, s:i, s:b, s:i}", "prefix",
+					       rsw_prefix_str(&r->prefix, buf, sizeof(buf)),
+					       "nexthops", nh, "mode", rsw_cli_route_mode(r->lb),
+					       "type", r->derived ? "topology" : "static", "source",
+					       r->derived ? "topology" : "static", "distance",
+					       rsw_ctl_cfg_route_distance(r), "active",
+					       rsw_ctl_cfg_route_active(cfg, i), "resolved",
+					       (int)r->n_nexthops)));
 	}
 	n = rsw_ctl_tables_source_count();
 	for (i = 0; i < n; i++) {
@@ -116,10 +116,10 @@ cmd_show_routes(int argc, char **argv, void *ctx)
 			arr, rsw_row(&rsw_table_routes,
 				     json_pack("{s:s, s:o, s:s, s:s, s:s, s:i, s:b, s:i}", "prefix",
 					       rsw_prefix_str(&sr->r.prefix, buf, sizeof(buf)),
-					       "nexthops", nh, "mode", rsw_cli_route_mode(RSW_LB_UNSET),
-					       "type", "fpm", "source", sr->source, "distance",
-					       sr->distance, "active", sr->active, "resolved",
-					       sr->n_resolved)));
+					       "nexthops", nh, "mode",
+					       rsw_cli_route_mode(RSW_LB_UNSET), "type", "fpm",
+					       "source", sr->source, "distance", sr->distance,
+					       "active", sr->active, "resolved", sr->n_resolved)));
 	}
 	return json_pack("{s:o}", "routes", arr);
 }
@@ -128,7 +128,8 @@ static int
 routes_init(const struct rsw_config *cfg)
 {
 	(void)cfg;
-	return rsw_cmd_register("show routes", 0, 0, "", "connected, local, static, topology and FPM routes",
+	return rsw_cmd_register("show routes", 0, 0, "",
+				"connected, local, static, topology and FPM routes",
 				cmd_show_routes, NULL)
 		       ? -EINVAL
 		       : 0;

@@ -77,8 +77,9 @@ parse_fpm(struct ctx *c, yaml_node_t *n, struct rsw_cfg_control *ctl)
 	snprintf(ctl->fpm_listen, sizeof(ctl->fpm_listen), "%s", "127.0.0.1:2620");
 	ctl->fpm_stale_s = 10;
 	if (!cfg_is_null(n) && n->type != YAML_MAPPING_NODE)
-		return cfg_fail(c, cfg_line_of(n),
-				"'fpm' must be a mapping like { listen: 127.0.0.1:2620, stale_s: 10 }");
+		return cfg_fail(
+			c, cfg_line_of(n),
+			"'fpm' must be a mapping like { listen: 127.0.0.1:2620, stale_s: 10 }");
 	if (cfg_get_map(c, n, "fpm", fpm_keys, F_N, NULL, kv) < 0)
 		return -EINVAL;
 	if (kv[F_LISTEN].v != NULL) {

@@ -23,11 +23,8 @@ enum {
 };
 
 static const char *const route_keys[R_N] = {
-	[R_PREFIX] = "prefix",
-	[R_NEXTHOPS] = "nexthops",
-	[R_WEIGHTS] = "weights",
-	[R_LB] = "lb",
-	[R_DISTANCE] = "distance",
+	[R_PREFIX] = "prefix", [R_NEXTHOPS] = "nexthops", [R_WEIGHTS] = "weights",
+	[R_LB] = "lb",         [R_DISTANCE] = "distance",
 };
 
 /*
@@ -52,11 +49,13 @@ connected_port(const struct rsw_config *cfg, const struct rsw_prefix *p, bool *h
 			net = *a;
 			for (b = net.len; b < full; b++)
 				net.ip.addr[b / 8] &= (uint8_t) ~(0x80 >> (b % 8));
-			if (p->len == full && memcmp(a->ip.addr, p->ip.addr, (size_t)full / 8) == 0) {
+			if (p->len == full &&
+			    memcmp(a->ip.addr, p->ip.addr, (size_t)full / 8) == 0) {
 				*host = true;
 				return i;
 			}
-			if (p->len == net.len && memcmp(net.ip.addr, p->ip.addr, (size_t)full / 8) == 0) {
+			if (p->len == net.len &&
+			    memcmp(net.ip.addr, p->ip.addr, (size_t)full / 8) == 0) {
 				*host = false;
 				return i;
 			}

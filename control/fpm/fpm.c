@@ -42,17 +42,17 @@ RTE_LOG_REGISTER_DEFAULT(rsw_logtype_fpm, INFO);
 #define READ_BUDGET (256 * 1024) /* bytes read per poll, so the control loop turns */
 
 struct fpm_main {
-	int lfd;                  /* listener, -1 = none */
-	int cfd;                  /* zebra's connection, -1 = none */
-	char listen[64];          /* control.fpm.listen */
-	uint32_t stale_s;         /* control.fpm.stale_s */
+	int lfd;                        /* listener, -1 = none */
+	int cfd;                        /* zebra's connection, -1 = none */
+	char listen[64];                /* control.fpm.listen */
+	uint32_t stale_s;               /* control.fpm.stale_s */
 	uint8_t buf[RSW_FPM_MAX_FRAME]; /* what has been read of the current frame */
-	size_t len;               /* bytes in buf */
-	uint64_t session;         /* the current session's number; routes carry theirs */
-	bool stale_pending;       /* a session replaced another: drop the stale routes later */
-	uint64_t last_msg_ms;     /* the last message of the current session */
-	bool dirty;               /* the RIB changed since the last generation */
-	uint64_t last_build_ms;   /* when the last generation was built */
+	size_t len;                     /* bytes in buf */
+	uint64_t session;               /* the current session's number; routes carry theirs */
+	bool stale_pending;     /* a session replaced another: drop the stale routes later */
+	uint64_t last_msg_ms;   /* the last message of the current session */
+	bool dirty;             /* the RIB changed since the last generation */
+	uint64_t last_build_ms; /* when the last generation was built */
 	struct fpm_rib *rib;
 	struct rsw_fpm_stats st;
 };
@@ -308,8 +308,10 @@ do_read(uint64_t now_ms)
 		}
 		if (n == 0) {
 			if (fm.len > 0)
-				set_error("%s", "zebra closed the session in the middle of a frame");
-			FPM_LOG(INFO, "zebra disconnected; its routes stay until the next session\n");
+				set_error("%s",
+					  "zebra closed the session in the middle of a frame");
+			FPM_LOG(INFO,
+				"zebra disconnected; its routes stay until the next session\n");
 			session_close();
 			return;
 		}
@@ -434,7 +436,6 @@ fpm_init(const struct rsw_config *cfg)
 		       ? -EINVAL
 		       : 0;
 }
-
 
 static struct rsw_module fpm_module = {
 	.name = "fpm",

@@ -29,14 +29,14 @@
 #define FAMILY_INET6 10 /* AF_INET6 */
 
 /* Route attributes (enum rtattr_type_t). */
-#define RTA_DST      1
-#define RTA_OIF      4
-#define RTA_GATEWAY  5
-#define RTA_PRIORITY 6
+#define RTA_DST       1
+#define RTA_OIF       4
+#define RTA_GATEWAY   5
+#define RTA_PRIORITY  6
 #define RTA_MULTIPATH 9
-#define RTA_TABLE    15
-#define RTA_VIA      18
-#define RTA_NH_ID    30
+#define RTA_TABLE     15
+#define RTA_VIA       18
+#define RTA_NH_ID     30
 
 /* Next-hop object attributes (linux/nexthop.h). */
 #define NHA_ID        1
@@ -142,7 +142,8 @@ walk_attrs(const uint8_t *p, size_t len, attr_fn fn, void *arg, char *err, size_
 				    "attribute %u: length %u at offset %zu runs past %zu bytes",
 				    type & 0x3fffu, alen, off, len);
 		/* NLA_F_NESTED and NLA_F_NET_BYTEORDER live in the top bits. */
-		ret = fn(type & 0x3fffu, p + off + RTA_HDR_LEN, alen - RTA_HDR_LEN, arg, err, errlen);
+		ret = fn(type & 0x3fffu, p + off + RTA_HDR_LEN, alen - RTA_HDR_LEN, arg, err,
+			 errlen);
 		if (ret != 0)
 			return ret;
 		off += ALIGN4(alen);
@@ -155,7 +156,7 @@ walk_attrs(const uint8_t *p, size_t len, attr_fn fn, void *arg, char *err, size_
 
 struct route_ctx {
 	struct rsw_fpm_route *r;
-	uint8_t family; /* rtm_family */
+	uint8_t family;  /* rtm_family */
 	bool has_single; /* RTA_GATEWAY / RTA_OIF at the top level */
 	bool has_multi;
 	struct rsw_fpm_nh single;
@@ -287,8 +288,8 @@ parse_route(const uint8_t *b, size_t len, uint16_t flags, struct rsw_fpm_route *
 		return fail(err, errlen, -EINVAL, "route of address family %u", c.family);
 	full = c.family == FAMILY_INET ? 32 : 128;
 	if (b[1] > full)
-		return fail(err, errlen, -EINVAL, "prefix length %u for a family of %u bits",
-			    b[1], full);
+		return fail(err, errlen, -EINVAL, "prefix length %u for a family of %u bits", b[1],
+			    full);
 	r->prefix.ip.family = c.family == FAMILY_INET ? RSW_AF_INET : RSW_AF_INET6;
 	r->prefix.len = b[1];
 	r->table = b[4];
@@ -345,8 +346,9 @@ nhobj_attr(uint16_t type, const uint8_t *d, size_t dlen, void *arg, char *err, s
 		if (dlen == 0 || dlen % NHGRP_LEN != 0)
 			return fail(err, errlen, -EINVAL, "NHA_GROUP of %zu bytes", dlen);
 		if (dlen / NHGRP_LEN > RSW_FPM_MAX_GROUP)
-			return fail(err, errlen, -EINVAL, "next-hop group of %zu members, at most %u",
-				    dlen / NHGRP_LEN, RSW_FPM_MAX_GROUP);
+			return fail(err, errlen, -EINVAL,
+				    "next-hop group of %zu members, at most %u", dlen / NHGRP_LEN,
+				    RSW_FPM_MAX_GROUP);
 		o->n_group = (uint16_t)(dlen / NHGRP_LEN);
 		for (i = 0; i < o->n_group; i++) {
 			o->group[i].id = rd32(d + i * NHGRP_LEN);
@@ -386,8 +388,7 @@ rsw_fpm_parse_nlmsg(const uint8_t *buf, size_t len, struct rsw_fpm_msg *m, size_
 	if (msg_len != NULL)
 		*msg_len = 0;
 	if (buf == NULL || m == NULL || len < NLMSG_HDR_LEN)
-		return fail(err, errlen, -EMSGSIZE, "netlink message of %zu bytes, no header",
-			    len);
+		return fail(err, errlen, -EMSGSIZE, "netlink message of %zu bytes, no header", len);
 	nlen = rd32(buf);
 	if (nlen < NLMSG_HDR_LEN || nlen > len)
 		return fail(err, errlen, -EMSGSIZE, "netlink length %u with %zu bytes left", nlen,

@@ -19,9 +19,9 @@
 #include "rsw_fpm_parse.h"
 #include "rsw_tables_ctl.h"
 
-#define RSW_FPM_MAX_ROUTES  262144 /* routes from zebra railsw keeps */
-#define RSW_FPM_MAX_NHOBJ   65536  /* next-hop objects */
-#define RSW_FPM_MAIN_TABLE  254    /* RT_TABLE_MAIN: the only table railsw takes */
+#define RSW_FPM_MAX_ROUTES 262144 /* routes from zebra railsw keeps */
+#define RSW_FPM_MAX_NHOBJ  65536  /* next-hop objects */
+#define RSW_FPM_MAIN_TABLE 254    /* RT_TABLE_MAIN: the only table railsw takes */
 
 struct fpm_rib;
 

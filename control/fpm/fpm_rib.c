@@ -270,7 +270,8 @@ route_add(struct fpm_rib *rib, const struct rsw_fpm_route *fr, uint64_t session,
 	uint16_t k;
 
 	if (fr->table != RSW_FPM_MAIN_TABLE)
-		return fail(err, errlen, -ENOTSUP, "route %s in table %u: only the main table (254)",
+		return fail(err, errlen, -ENOTSUP,
+			    "route %s in table %u: only the main table (254)",
 			    rsw_prefix_str(&fr->prefix, buf, sizeof(buf)), fr->table);
 	if (fr->type != RSW_RTN_UNICAST || (fr->n_nh == 0 && fr->nh_id == 0)) {
 		route_del(rib, &fr->prefix);
@@ -284,7 +285,8 @@ route_add(struct fpm_rib *rib, const struct rsw_fpm_route *fr, uint64_t session,
 	i = lookup(rib, &fr->prefix, &link);
 	if (i < 0) {
 		if (rib->n == rib->max)
-			return fail(err, errlen, -ENOSPC, "route %s: the FPM RIB is full (%u routes)",
+			return fail(err, errlen, -ENOSPC,
+				    "route %s: the FPM RIB is full (%u routes)",
 				    rsw_prefix_str(&fr->prefix, buf, sizeof(buf)), rib->max);
 		if (rib->n == rib->cap) {
 			uint32_t cap = rib->cap ? 2 * rib->cap : 1024;

@@ -25,16 +25,16 @@
 
 /* `show fpm` counters (since start). */
 struct rsw_fpm_stats {
-	bool listening;         /* the listener is open */
-	bool connected;         /* a zebra is connected */
-	uint64_t connects;      /* sessions accepted */
-	uint64_t messages;      /* netlink messages received */
-	uint64_t routes_added;  /* route adds and replaces taken */
+	bool listening;          /* the listener is open */
+	bool connected;          /* a zebra is connected */
+	uint64_t connects;       /* sessions accepted */
+	uint64_t messages;       /* netlink messages received */
+	uint64_t routes_added;   /* route adds and replaces taken */
 	uint64_t routes_deleted; /* route deletes taken, stale routes dropped included */
-	uint64_t errors;        /* bad frames or messages, routes that could not be taken */
-	uint64_t generations;   /* table generations built for FPM changes */
-	uint64_t stale_dropped; /* routes dropped by the stale timer */
-	char last_error[160];   /* the last error's reason, "" if none */
+	uint64_t errors;         /* bad frames or messages, routes that could not be taken */
+	uint64_t generations;    /* table generations built for FPM changes */
+	uint64_t stale_dropped;  /* routes dropped by the stale timer */
+	char last_error[160];    /* the last error's reason, "" if none */
 };
 
 /**

@@ -39,12 +39,12 @@
 #define RSW_RTN_UNICAST    1
 
 /* Routing protocols (rtm_protocol), as the kernel and FRR (zebra/rt_netlink.h) number them. */
-#define RSW_RTPROT_KERNEL 2
-#define RSW_RTPROT_STATIC 4
-#define RSW_RTPROT_BGP    186
-#define RSW_RTPROT_ISIS   187
-#define RSW_RTPROT_OSPF   188
-#define RSW_RTPROT_RIP    189
+#define RSW_RTPROT_KERNEL  2
+#define RSW_RTPROT_STATIC  4
+#define RSW_RTPROT_BGP     186
+#define RSW_RTPROT_ISIS    187
+#define RSW_RTPROT_OSPF    188
+#define RSW_RTPROT_RIP     189
 #define RSW_RTPROT_ZSTATIC 196
 
 /* What one rtnetlink message is. */

@@ -198,7 +198,7 @@ rsw_ctl_group_nexthop(const struct rsw_tables *t, uint32_t g, uint32_t j, struct
  */
 struct route_set {
 	const struct rsw_cfg_route **routes; /* [n]: configuration routes first */
-	struct rsw_ctl_route **src;          /* [n]: the source route, NULL for a configuration one */
+	struct rsw_ctl_route **src; /* [n]: the source route, NULL for a configuration one */
 	uint32_t n, n_cfg;
 	struct rsw_cfg_route *own; /* resolved copies of source routes */
 	bool *installed;           /* [n]: the route is in the FIB */
@@ -304,10 +304,10 @@ route_set_make(struct route_set *rs, const struct rsw_config *cfg)
 		const struct rsw_prefix *p = &rs->routes[i]->prefix;
 
 		h = prefix_hash(p) & (size - 1);
-		while (slot[h] != 0 &&
-		       !prefix_eq(slot[h] > SLOT_CONNECTED - n_conn ? &conn[SLOT_CONNECTED - slot[h]]
-								    : &rs->routes[slot[h] - 1]->prefix,
-				  p))
+		while (slot[h] != 0 && !prefix_eq(slot[h] > SLOT_CONNECTED - n_conn
+							  ? &conn[SLOT_CONNECTED - slot[h]]
+							  : &rs->routes[slot[h] - 1]->prefix,
+						  p))
 			h = (h + 1) & (size - 1);
 		if (slot[h] > SLOT_CONNECTED - n_conn) {
 			rs->routes[i] = NULL; /* a port's own prefix */

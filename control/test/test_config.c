@@ -1879,7 +1879,8 @@ test_route_distance(void **state)
 	expect_err(HEAD "routes:\n  - { prefix: 10.0.2.254/32, nexthops: [10.0.1.1] }\n",
 		   "t.yaml:7: route 10.0.2.254/32 is the address of port 'p1': the connected "
 		   "route wins; give it a 'distance:' to keep it as a backup");
-	expect_err(HEAD "routes:\n  - { prefix: 10.9.0.0/16, nexthops: [10.0.2.1], distance: 256 }\n",
+	expect_err(HEAD
+		   "routes:\n  - { prefix: 10.9.0.0/16, nexthops: [10.0.2.1], distance: 256 }\n",
 		   "t.yaml:7: 'distance' must be between 0 and 255 (got 256)");
 	expect_err(HEAD "routes:\n  - { prefix: 10.9.0.0/16, nexthops: [10.0.2.1], distance: x }\n",
 		   "t.yaml:7: 'distance' must be an integer");
@@ -1918,8 +1919,9 @@ test_control_fpm(void **state)
 		   "t.yaml:7: 'stale_s' must be between 1 and 3600 (got 0)");
 	expect_err(HEAD "control:\n  fpm: { port: 2620 }\n",
 		   "t.yaml:7: unknown key 'port' in 'fpm'");
-	expect_err(HEAD "control:\n  fpm: 2620\n",
-		   "t.yaml:7: 'fpm' must be a mapping like { listen: 127.0.0.1:2620, stale_s: 10 }");
+	expect_err(
+		HEAD "control:\n  fpm: 2620\n",
+		"t.yaml:7: 'fpm' must be a mapping like { listen: 127.0.0.1:2620, stale_s: 10 }");
 	cfg = expect_ok(HEAD);
 	assert_false(cfg->control.has_fpm);
 	j = rsw_config_to_json(cfg);

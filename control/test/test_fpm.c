@@ -551,8 +551,7 @@ test_source_names(void **state)
 	assert_int_equal(d, 20);
 	assert_string_equal(rsw_fpm_source(RSW_RTPROT_OSPF, &d, buf, sizeof(buf)), "ospf");
 	assert_int_equal(d, 110);
-	assert_string_equal(rsw_fpm_source(RSW_RTPROT_ZSTATIC, &d, buf, sizeof(buf)),
-			    "frr-static");
+	assert_string_equal(rsw_fpm_source(RSW_RTPROT_ZSTATIC, &d, buf, sizeof(buf)), "frr-static");
 	assert_int_equal(d, 1);
 	assert_string_equal(rsw_fpm_source(77, &d, buf, sizeof(buf)), "proto-77");
 	assert_int_equal(d, 254);
