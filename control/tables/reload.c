@@ -74,6 +74,10 @@ restart_key(const struct rsw_config *o, const struct rsw_config *n, char *buf, s
 	if (o->control.has_metrics != n->control.has_metrics ||
 	    strcmp(o->control.metrics_listen, n->control.metrics_listen) != 0)
 		return "control.metrics_listen";
+	if (o->control.has_fpm != n->control.has_fpm ||
+	    strcmp(o->control.fpm_listen, n->control.fpm_listen) != 0 ||
+	    o->control.fpm_stale_s != n->control.fpm_stale_s)
+		return "control.fpm";
 	return NULL;
 }
 
