@@ -187,8 +187,9 @@ def test_restart_replays_without_loss(lab, injector, cap):
     10.99.0.0/24 and fd00:99::/48 stay."""
     sw, frr = lab
     st0 = sw.ctl("show", "fpm")["fpm"]
-    frr.kill("staticd")
+    # zebra first: with zebra alive, staticd's end would make it withdraw staticd's routes.
     frr.kill("zebra")
+    frr.kill("staticd")
     frr.set_static("ip route 10.99.0.0/24 10.2.0.1\nipv6 route fd00:99::/48 fd00:2::1\n")
     sent = 0
     frr.start()
