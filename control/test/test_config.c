@@ -1861,6 +1861,8 @@ test_port_impair_llr(void **state)
 	assert_int_equal(cfg->ports[0].llr_fallback, RSW_CFG_LLR_DISCARD);
 	rsw_config_free(cfg);
 #undef PORT_WITH
+}
+
 /* Route distances: a static route equal to a connected subnet or a port's address is refused
  * unless it gives a distance (then the connected route wins and it waits as a backup). */
 static void
