@@ -34,6 +34,7 @@ enum rsw_module_order {
 	RSW_MODULE_ORDER_CLI = 500,       /* the cli nouns' commands (RSW_CLI_MODULE_ORDER) */
 	RSW_MODULE_ORDER_ICMP = 510,      /* ICMP commands (icmp.c) */
 	RSW_MODULE_ORDER_RELOAD = 600,    /* `reload` (reload.c) */
+	RSW_MODULE_ORDER_FPM = 650,       /* routes from zebra over FPM (fpm.c) */
 	RSW_MODULE_ORDER_METRICS = 700,   /* Prometheus on metrics_listen (http.c) */
 	RSW_MODULE_ORDER_TELEMETRY = 800, /* DPDK telemetry (telemetry.c) */
 	RSW_MODULE_ORDER_CAPTURE = 900,   /* rte_pdump (capture.c) */

@@ -10,6 +10,7 @@
 
 #include "rsw_cli.h"
 #include "rsw_ctl.h"
+#include "rsw_fpm.h"
 #include "rsw_icmp.h"
 #include "rsw_module.h"
 #include "rsw_watchdog.h"
@@ -36,6 +37,7 @@ cmd_clear_counters(int argc, char **argv, void *ctx)
 			rsw_stats_lb_sum(g, j, &rsw_ctl.lb_base[g][j]);
 	rsw_ctl_qos_sum(rsw_ctl.qos_base);
 	rsw_ctl_icmp_counters_clear();
+	rsw_fpm_counters_clear();
 	/* Watermarks: each lcore resets its own when it sees the new epoch. */
 	__atomic_fetch_add(&rsw_qos.wm_epoch, 1, __ATOMIC_RELEASE);
 	return rsw_cmd_ok();

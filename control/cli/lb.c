@@ -7,12 +7,14 @@
  */
 
 #include <errno.h>
+#include <string.h>
 
 #include "rsw_cli.h"
 #include "rsw_ctl.h"
 #include "rsw_lb.h"
 #include "rsw_liveness.h"
 #include "rsw_module.h"
+#include "rsw_tables_ctl.h"
 
 static const struct rsw_field_def group_fields[] = {
 	RSW_LABEL("id", "group", "the group's index"),
@@ -72,24 +74,25 @@ cmd_show_lb(int argc, char **argv, void *ctx)
 	(void)argc;
 	(void)argv;
 	(void)ctx;
-	for (g = 0; t != NULL && g < t->n_groups && g < cfg->n_routes; g++) {
+	for (g = 0; t != NULL && g < t->n_groups; g++) {
 		const struct rsw_group *gr = &t->groups[g];
-		/* Routes with the same next hops share the group: its first route names them. */
-		const struct rsw_cfg_route *r =
-			&cfg->routes[gr->route < cfg->n_routes ? gr->route : g];
 		json_t *members = json_array();
 
 		for (j = 0; j < gr->n_members; j++) {
 			const struct rsw_nexthop *nh = &t->nh[gr->members[j]];
 			struct rsw_lb_member_stats s;
+			struct rsw_ip ip;
 
+			/* The member's next hop: the address of its neighbour entry. */
+			if (rsw_ctl_group_nexthop(t, g, j, &ip) != 0)
+				memset(&ip, 0, sizeof(ip));
 			rsw_stats_lb_sum(g, j, &s);
 			json_array_append_new(
 				members,
 				rsw_row(&rsw_table_lb_members,
 					json_pack("{s:s, s:s, s:b, s:I, s:I}", "nexthop",
-						  rsw_ip_str(&r->nexthops[j], buf, sizeof(buf)),
-						  "port", cfg->ports[nh->port].name, "up",
+						  rsw_ip_str(&ip, buf, sizeof(buf)), "port",
+						  cfg->ports[nh->port].name, "up",
 						  rsw_ctl_lb_member_up(g, j), "packets",
 						  (json_int_t)rsw_cli_since(
 							  s.packets, rsw_ctl.lb_base[g][j].packets),

@@ -83,6 +83,7 @@ extern const struct rsw_table_def rsw_table_lb_members;
 extern const struct rsw_table_def rsw_table_routes;
 extern const struct rsw_table_def rsw_table_neighbors;
 extern const struct rsw_table_def rsw_table_icmp;
+extern const struct rsw_table_def rsw_table_fpm;
 
 /** "counter", "gauge", "label" or "state". */
 const char *rsw_field_kind_name(enum rsw_field_kind k);

@@ -2,11 +2,13 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * The control: section: the socket path, telemetry and the Prometheus listen address.
+ * The control: section: the socket path, telemetry, the Prometheus listen address and the
+ * FPM listener that takes routes from FRR zebra (control.fpm).
  */
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "config_priv.h"
@@ -15,6 +17,7 @@ enum {
 	C_SOCKET,
 	C_TELEMETRY,
 	C_METRICS,
+	C_FPM,
 	C_N,
 };
 
@@ -22,6 +25,18 @@ static const char *const control_keys[C_N] = {
 	[C_SOCKET] = "socket",
 	[C_TELEMETRY] = "telemetry",
 	[C_METRICS] = "metrics_listen",
+	[C_FPM] = "fpm",
+};
+
+enum {
+	F_LISTEN,
+	F_STALE,
+	F_N,
+};
+
+static const char *const fpm_keys[F_N] = {
+	[F_LISTEN] = "listen",
+	[F_STALE] = "stale_s",
 };
 
 /* "host:port" or "[v6]:port"; port 1..65535. */
@@ -52,6 +67,38 @@ valid_listen(const char *s)
 	       (size_t)(colon - s);
 }
 
+/* control.fpm: { listen: host:port, stale_s: N }; both optional. */
+static int
+parse_fpm(struct ctx *c, yaml_node_t *n, struct rsw_cfg_control *ctl)
+{
+	struct kv kv[F_N];
+
+	ctl->fpm_line = cfg_line_of(n);
+	snprintf(ctl->fpm_listen, sizeof(ctl->fpm_listen), "%s", "127.0.0.1:2620");
+	ctl->fpm_stale_s = 10;
+	if (!cfg_is_null(n) && n->type != YAML_MAPPING_NODE)
+		return cfg_fail(
+			c, cfg_line_of(n),
+			"'fpm' must be a mapping like { listen: 127.0.0.1:2620, stale_s: 10 }");
+	if (cfg_get_map(c, n, "fpm", fpm_keys, F_N, NULL, kv) < 0)
+		return -EINVAL;
+	if (kv[F_LISTEN].v != NULL) {
+		if (cfg_get_text(c, kv[F_LISTEN].v, "listen", ctl->fpm_listen,
+				 sizeof(ctl->fpm_listen)) < 0)
+			return -EINVAL;
+		if (!valid_listen(ctl->fpm_listen))
+			return cfg_fail(
+				c, cfg_line_of(kv[F_LISTEN].v),
+				"'listen' must be host:port like 127.0.0.1:2620 or [::1]:2620 (got '%s')",
+				ctl->fpm_listen);
+	}
+	if (kv[F_STALE].v != NULL &&
+	    cfg_get_u32(c, kv[F_STALE].v, "stale_s", 1, 3600, &ctl->fpm_stale_s) < 0)
+		return -EINVAL;
+	ctl->has_fpm = true;
+	return 0;
+}
+
 int
 cfg_parse_control(struct ctx *c, const struct kv *sec)
 {
@@ -79,5 +126,7 @@ cfg_parse_control(struct ctx *c, const struct kv *sec)
 				ctl->metrics_listen);
 		ctl->has_metrics = true;
 	}
+	if (kv[C_FPM].v != NULL && parse_fpm(c, kv[C_FPM].v, ctl) < 0)
+		rc = -EINVAL;
 	return rc;
 }

@@ -9,6 +9,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "config_priv.h"
 
@@ -17,15 +18,51 @@ enum {
 	R_NEXTHOPS,
 	R_WEIGHTS,
 	R_LB,
+	R_DISTANCE,
 	R_N,
 };
 
 static const char *const route_keys[R_N] = {
-	[R_PREFIX] = "prefix",
-	[R_NEXTHOPS] = "nexthops",
-	[R_WEIGHTS] = "weights",
-	[R_LB] = "lb",
+	[R_PREFIX] = "prefix", [R_NEXTHOPS] = "nexthops", [R_WEIGHTS] = "weights",
+	[R_LB] = "lb",         [R_DISTANCE] = "distance",
 };
+
+/*
+ * The port whose connected subnet (*host false) or own address (*host true) is exactly p,
+ * or -1: a static route there would replace the port's connected or local route.
+ */
+static int
+connected_port(const struct rsw_config *cfg, const struct rsw_prefix *p, bool *host)
+{
+	int i, k, b, full;
+
+	for (i = 0; i < cfg->n_ports; i++) {
+		const struct rsw_cfg_port *cp = &cfg->ports[i];
+
+		for (k = 0; k < 2; k++) {
+			const struct rsw_prefix *a = k == 0 ? &cp->ipv4 : &cp->ipv6;
+			struct rsw_prefix net;
+
+			if (!(k == 0 ? cp->has_ipv4 : cp->has_ipv6) || a->ip.family != p->ip.family)
+				continue;
+			full = a->ip.family == RSW_AF_INET ? 32 : 128;
+			net = *a;
+			for (b = net.len; b < full; b++)
+				net.ip.addr[b / 8] &= (uint8_t) ~(0x80 >> (b % 8));
+			if (p->len == full &&
+			    memcmp(a->ip.addr, p->ip.addr, (size_t)full / 8) == 0) {
+				*host = true;
+				return i;
+			}
+			if (p->len == net.len &&
+			    memcmp(net.ip.addr, p->ip.addr, (size_t)full / 8) == 0) {
+				*host = false;
+				return i;
+			}
+		}
+	}
+	return -1;
+}
 
 static int
 parse_nexthop(struct ctx *c, yaml_node_t *n, struct rsw_cfg_route *r, int k)
@@ -125,6 +162,26 @@ parse_route(struct ctx *c, yaml_node_t *item, struct rsw_cfg_route *r)
 	}
 	if (kv[R_LB].v != NULL && cfg_get_lb_mode(c, kv[R_LB].v, "lb", &r->lb) < 0)
 		return -EINVAL;
+	if (kv[R_DISTANCE].v != NULL) {
+		uint32_t d;
+
+		if (cfg_get_u32(c, kv[R_DISTANCE].v, "distance", 0, 255, &d) < 0)
+			return -EINVAL;
+		r->has_distance = true;
+		r->distance = (uint8_t)d;
+	} else {
+		char pbuf[INET6_ADDRSTRLEN + 4];
+		bool host = false;
+		int p = connected_port(c->cfg, &r->prefix, &host);
+
+		/* The connected route wins: without a distance, the route is a mistake. */
+		if (p >= 0)
+			return cfg_fail(
+				c, cfg_line_of(kv[R_PREFIX].v),
+				"route %s is %s of port '%s': the connected route wins; give it a 'distance:' to keep it as a backup",
+				rsw_prefix_str(&r->prefix, pbuf, sizeof(pbuf)),
+				host ? "the address" : "a connected subnet", c->cfg->ports[p].name);
+	}
 	return 0;
 }
 

@@ -96,10 +96,12 @@ struct rsw_cfg_route {
 	struct rsw_ip nexthops[RSW_MAX_NEXTHOPS]; /* same family as prefix */
 	uint32_t weights[RSW_MAX_NEXTHOPS];       /* default 1 each; 1..1000 */
 	enum rsw_lb_mode lb;                      /* RSW_LB_UNSET if not given */
-	bool derived;  /* added by the topology derivation, not written in routes: */
-	bool has_port; /* next hops leave by .port, not by the first port whose subnet holds
+	bool derived;      /* added by the topology derivation, not written in routes: */
+	bool has_port;     /* next hops leave by .port, not by the first port whose subnet holds
 			* them (a leaf's downlinks share one subnet: each server has its port) */
-	uint16_t port; /* index into rsw_config.ports when has_port */
+	uint16_t port;     /* index into rsw_config.ports when has_port */
+	bool has_distance; /* distance: given */
+	uint8_t distance;  /* administrative distance 0..255 when has_distance */
 	int line;
 };
 
@@ -234,6 +236,10 @@ struct rsw_cfg_control {
 	bool telemetry;            /* default true */
 	bool has_metrics;          /* metrics_listen given */
 	char metrics_listen[64];   /* "host:port" */
+	bool has_fpm;              /* fpm: given */
+	char fpm_listen[64];       /* fpm.listen "host:port"; default 127.0.0.1:2620 */
+	uint32_t fpm_stale_s;      /* fpm.stale_s: 1..3600, default 10 */
+	int fpm_line;              /* line of 'fpm:' */
 };
 
 struct rsw_config {

@@ -154,6 +154,12 @@ json_routes(const struct rsw_config *cfg, bool *bad)
 				 r->lb == RSW_LB_UNSET ? json_null()
 						       : json_string(rsw_lb_mode_name(r->lb)),
 				 bad);
+		/* The effective distance: given, else static 1, topology-derived 5. */
+		rsw_cfg_json_set(o, "distance",
+				 json_integer(r->has_distance ? r->distance
+					      : r->derived    ? 5
+							      : 1),
+				 bad);
 		rsw_cfg_json_append(a, o, bad);
 	}
 	return a;
@@ -407,6 +413,11 @@ json_control(const struct rsw_config *cfg, bool *bad)
 	rsw_cfg_json_set(o, "telemetry", json_boolean(ctl->telemetry), bad);
 	rsw_cfg_json_set(o, "metrics_listen",
 			 ctl->has_metrics ? json_string(ctl->metrics_listen) : json_null(), bad);
+	rsw_cfg_json_set(o, "fpm",
+			 ctl->has_fpm ? json_pack("{s:s, s:I}", "listen", ctl->fpm_listen,
+						  "stale_s", (json_int_t)ctl->fpm_stale_s)
+				      : json_null(),
+			 bad);
 	return o;
 }
 

@@ -12,6 +12,7 @@
  * the old configuration keeps running.
  */
 
+#include <errno.h>
 #include <string.h>
 
 #include "rsw_cmd.h"
@@ -73,6 +74,10 @@ restart_key(const struct rsw_config *o, const struct rsw_config *n, char *buf, s
 	if (o->control.has_metrics != n->control.has_metrics ||
 	    strcmp(o->control.metrics_listen, n->control.metrics_listen) != 0)
 		return "control.metrics_listen";
+	if (o->control.has_fpm != n->control.has_fpm ||
+	    strcmp(o->control.fpm_listen, n->control.fpm_listen) != 0 ||
+	    o->control.fpm_stale_s != n->control.fpm_stale_s)
+		return "control.fpm";
 	return NULL;
 }
 
@@ -113,6 +118,24 @@ rsw_ctl_reload(const char *path)
 			rsw_stats_lb_sum(g, j, &rsw_ctl.lb_base[g][j]);
 	rsw_config_free(old);
 	return json_pack("{s:b, s:I}", "ok", 1, "generation", (json_int_t)rsw_ctl.generation);
+}
+
+int
+rsw_ctl_tables_rebuild(char *err, size_t errlen)
+{
+	struct rsw_tables *t;
+	uint32_t g, j;
+
+	t = rsw_ctl_tables_build(rsw_ctl.cfg, rsw_ctl.generation + 1, err, errlen);
+	if (t == NULL)
+		return -EINVAL;
+	rsw_ctl.generation++;
+	rsw_ctl_lb_masks(t);
+	rsw_tables_publish(t);
+	for (g = 0; g < RSW_MAX_GROUPS; g++)
+		for (j = 0; j < RSW_MAX_NEXTHOPS; j++)
+			rsw_stats_lb_sum(g, j, &rsw_ctl.lb_base[g][j]);
+	return 0;
 }
 
 static json_t *

@@ -9,6 +9,7 @@
 #define RSW_RELOAD_H
 
 #include <jansson.h>
+#include <stddef.h>
 
 /**
  * Load path (the running file when NULL), refuse it when it changes what needs a restart,
@@ -17,6 +18,13 @@
  *   restart: KEY"}; the old configuration keeps running on any error.
  */
 json_t *rsw_ctl_reload(const char *path);
+
+/**
+ * Build a new generation from the running configuration and the route source (FPM), and
+ * publish it as reload does (the groups' counters count from it).
+ * @return 0, or -EINVAL with the reason in err.
+ */
+int rsw_ctl_tables_rebuild(char *err, size_t errlen);
 
 /** Register `reload [FILE]`. @return 0 or -errno. */
 int rsw_ctl_reload_register(void);

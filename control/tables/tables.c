@@ -70,6 +70,271 @@ nexthop_port(const struct rsw_config *cfg, const struct rsw_ip *ip)
 	return -1;
 }
 
+static const struct rsw_ctl_route_source *route_source;
+
+void
+rsw_ctl_tables_set_source(const struct rsw_ctl_route_source *s)
+{
+	route_source = s;
+}
+
+uint32_t
+rsw_ctl_tables_source_count(void)
+{
+	return route_source != NULL ? route_source->count() : 0;
+}
+
+const struct rsw_ctl_route *
+rsw_ctl_tables_source_get(uint32_t i)
+{
+	return route_source->get(i);
+}
+
+uint8_t
+rsw_ctl_cfg_route_distance(const struct rsw_cfg_route *r)
+{
+	if (r->has_distance)
+		return r->distance;
+	return r->derived ? RSW_DISTANCE_TOPOLOGY : RSW_DISTANCE_STATIC;
+}
+
+static bool
+prefix_eq(const struct rsw_prefix *a, const struct rsw_prefix *b)
+{
+	size_t n = a->ip.family == RSW_AF_INET ? 4 : 16;
+
+	return a->len == b->len && a->ip.family == b->ip.family &&
+	       memcmp(a->ip.addr, b->ip.addr, n) == 0;
+}
+
+/* p masked to its length (a port's subnet from its address). */
+static struct rsw_prefix
+prefix_net(const struct rsw_prefix *addr, bool host)
+{
+	struct rsw_prefix net = *addr;
+	uint8_t full = addr->ip.family == RSW_AF_INET ? 32 : 128;
+	int i;
+
+	if (host) {
+		net.len = full;
+		return net;
+	}
+	for (i = net.len; i < full; i++)
+		net.ip.addr[i / 8] &= (uint8_t) ~(0x80 >> (i % 8));
+	return net;
+}
+
+/* Whether p is the subnet or the host route of a port address. */
+static bool
+connected_prefix(const struct rsw_config *cfg, const struct rsw_prefix *p)
+{
+	uint16_t q;
+
+	for (q = 0; q < cfg->n_ports; q++) {
+		const struct rsw_cfg_port *cp = &cfg->ports[q];
+		struct rsw_prefix a, b;
+
+		if (cp->has_ipv4) {
+			a = prefix_net(&cp->ipv4, false);
+			b = prefix_net(&cp->ipv4, true);
+			if (prefix_eq(&a, p) || prefix_eq(&b, p))
+				return true;
+		}
+		if (cp->has_ipv6) {
+			a = prefix_net(&cp->ipv6, false);
+			b = prefix_net(&cp->ipv6, true);
+			if (prefix_eq(&a, p) || prefix_eq(&b, p))
+				return true;
+		}
+	}
+	return false;
+}
+
+bool
+rsw_ctl_cfg_route_active(const struct rsw_config *cfg, uint32_t i)
+{
+	const struct rsw_cfg_route *cr = &cfg->routes[i];
+
+	if (connected_prefix(cfg, &cr->prefix))
+		return false;
+	if (route_source != NULL) {
+		const struct rsw_ctl_route *sr = route_source->find(&cr->prefix);
+
+		if (sr != NULL && sr->active)
+			return false;
+	}
+	return true;
+}
+
+int
+rsw_ctl_group_nexthop(const struct rsw_tables *t, uint32_t g, uint32_t j, struct rsw_ip *ip)
+{
+	uint32_t neigh;
+	void *key;
+
+	if (t == NULL || g >= t->n_groups || j >= t->groups[g].n_members)
+		return -ENOENT;
+	neigh = t->nh[t->groups[g].members[j]].neigh;
+	memset(ip, 0, sizeof(*ip));
+	if (neigh < RSW_MAX_NEIGHBORS) {
+		if (rte_hash_get_key_with_position(rsw_fib_main.neigh4, (int32_t)neigh, &key) != 0)
+			return -ENOENT;
+		ip->family = RSW_AF_INET;
+		memcpy(ip->addr, key, 4);
+	} else {
+		if (rte_hash_get_key_with_position(rsw_fib_main.neigh6,
+						   (int32_t)(neigh - RSW_MAX_NEIGHBORS), &key) != 0)
+			return -ENOENT;
+		ip->family = RSW_AF_INET6;
+		memcpy(ip->addr, key, 16);
+	}
+	return 0;
+}
+
+/*
+ * The routes a build installs: the configuration's and the route source's, one per prefix
+ * (the lowest distance; connected and local prefixes are the ports' own). A source route
+ * keeps only the next hops a port reaches (a copy in own).
+ */
+struct route_set {
+	const struct rsw_cfg_route **routes; /* [n]: configuration routes first */
+	struct rsw_ctl_route **src; /* [n]: the source route, NULL for a configuration one */
+	uint32_t n, n_cfg;
+	struct rsw_cfg_route *own; /* resolved copies of source routes */
+	bool *installed;           /* [n]: the route is in the FIB */
+	uint32_t n_src;
+};
+
+/* Slots of connected prefix k hold SLOT_CONNECTED - k. */
+#define SLOT_CONNECTED UINT32_MAX
+
+static uint32_t
+prefix_hash(const struct rsw_prefix *p)
+{
+	uint32_t h = 2166136261u;
+	size_t i, n = p->ip.family == RSW_AF_INET ? 4 : 16;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ p->ip.addr[i]) * 16777619u;
+	return (h ^ p->len ^ (uint32_t)p->ip.family << 8) * 16777619u;
+}
+
+static void
+route_set_free(struct route_set *rs)
+{
+	free(rs->routes);
+	free(rs->src);
+	free(rs->own);
+	free(rs->installed);
+}
+
+static int
+route_set_make(struct route_set *rs, const struct rsw_config *cfg)
+{
+	uint32_t n_src = route_source != NULL ? route_source->count() : 0;
+	struct rsw_prefix conn[4 * RSW_MAX_PORTS];
+	uint32_t size = 1, i, j, k, h, *slot, n_conn = 0;
+	uint8_t *dist;
+	uint16_t q;
+
+	memset(rs, 0, sizeof(*rs));
+	rs->n_src = n_src;
+	while (size < 2 * (cfg->n_routes + n_src + 4 * RSW_MAX_PORTS))
+		size <<= 1;
+	rs->routes = calloc(cfg->n_routes + n_src + 1, sizeof(*rs->routes));
+	rs->src = calloc(cfg->n_routes + n_src + 1, sizeof(*rs->src));
+	rs->own = calloc(n_src + 1, sizeof(*rs->own));
+	rs->installed = calloc(cfg->n_routes + n_src + 1, sizeof(*rs->installed));
+	slot = calloc(size, sizeof(*slot)); /* candidate + 1; 0 = empty */
+	dist = calloc(cfg->n_routes + n_src + 1, sizeof(*dist));
+	if (rs->routes == NULL || rs->src == NULL || rs->own == NULL || rs->installed == NULL ||
+	    slot == NULL || dist == NULL) {
+		free(slot);
+		free(dist);
+		route_set_free(rs);
+		return -ENOMEM;
+	}
+	/* Candidates: configuration routes (unique prefixes, the loader checked), then the source's. */
+	for (i = 0; i < cfg->n_routes; i++) {
+		rs->routes[rs->n] = &cfg->routes[i];
+		dist[rs->n++] = rsw_ctl_cfg_route_distance(&cfg->routes[i]);
+	}
+	for (k = 0; k < n_src; k++) {
+		struct rsw_ctl_route *sr = route_source->get(k);
+		struct rsw_cfg_route *c = &rs->own[k];
+
+		sr->n_resolved = 0;
+		*c = sr->r;
+		c->n_nexthops = 0;
+		c->lb = RSW_LB_UNSET;
+		c->has_port = false;
+		for (j = 0; j < sr->r.n_nexthops && j < RSW_MAX_NEXTHOPS; j++) {
+			if (nexthop_port(cfg, &sr->r.nexthops[j]) < 0)
+				continue;
+			c->nexthops[c->n_nexthops] = sr->r.nexthops[j];
+			c->weights[c->n_nexthops++] = sr->r.weights[j] ? sr->r.weights[j] : 1;
+		}
+		sr->n_resolved = c->n_nexthops;
+		if (c->n_nexthops == 0)
+			continue;
+		rs->routes[rs->n] = c;
+		rs->src[rs->n] = sr;
+		dist[rs->n++] = sr->distance;
+	}
+	/* Connected and local prefixes first: they win over any route. */
+	for (q = 0; q < cfg->n_ports; q++) {
+		const struct rsw_cfg_port *cp = &cfg->ports[q];
+		const struct rsw_prefix *a[2] = {cp->has_ipv4 ? &cp->ipv4 : NULL,
+						 cp->has_ipv6 ? &cp->ipv6 : NULL};
+
+		for (k = 0; k < 4; k++) {
+			if (a[k / 2] == NULL)
+				continue;
+			conn[n_conn++] = prefix_net(a[k / 2], k % 2 == 1);
+		}
+	}
+	for (k = 0; k < n_conn; k++) {
+		h = prefix_hash(&conn[k]) & (size - 1);
+		while (slot[h] != 0)
+			h = (h + 1) & (size - 1);
+		slot[h] = SLOT_CONNECTED - k;
+	}
+	/* One winner per prefix: the lowest distance, the earlier candidate on a tie. */
+	for (i = 0; i < rs->n; i++) {
+		const struct rsw_prefix *p = &rs->routes[i]->prefix;
+
+		h = prefix_hash(p) & (size - 1);
+		while (slot[h] != 0 && !prefix_eq(slot[h] > SLOT_CONNECTED - n_conn
+							  ? &conn[SLOT_CONNECTED - slot[h]]
+							  : &rs->routes[slot[h] - 1]->prefix,
+						  p))
+			h = (h + 1) & (size - 1);
+		if (slot[h] > SLOT_CONNECTED - n_conn) {
+			rs->routes[i] = NULL; /* a port's own prefix */
+		} else if (slot[h] == 0) {
+			slot[h] = i + 1;
+		} else if (dist[i] < dist[slot[h] - 1]) {
+			rs->routes[slot[h] - 1] = NULL;
+			slot[h] = i + 1;
+		} else {
+			rs->routes[i] = NULL;
+		}
+	}
+	/* Compact, keeping the order. */
+	for (i = 0, j = 0; i < rs->n; i++) {
+		if (rs->routes[i] == NULL)
+			continue;
+		rs->routes[j] = rs->routes[i];
+		rs->src[j] = rs->src[i];
+		rs->n_cfg += rs->src[j] == NULL;
+		j++;
+	}
+	rs->n = j;
+	free(slot);
+	free(dist);
+	return 0;
+}
+
 /*
  * Routes with the same next hops, weights, lb mode and port share one next-hop group and one
  * FIB result (the loader counted them: at most RSW_MAX_GROUPS). gset maps a route's group
@@ -84,16 +349,16 @@ struct group_set {
 
 /* The group route i shares, or -1 when it needs a new one (its slot is in *slot). */
 static int64_t
-group_find(const struct group_set *gs, const struct rsw_config *cfg, const struct rsw_tables *t,
+group_find(const struct group_set *gs, const struct route_set *rs, const struct rsw_tables *t,
 	   uint32_t i, uint32_t *slot)
 {
-	const struct rsw_cfg_route *cr = &cfg->routes[i];
+	const struct rsw_cfg_route *cr = rs->routes[i];
 	uint32_t h = rsw_cfg_route_group_hash(cr) & (GSET_SIZE - 1);
 
 	while (gs->group[h] != 0) {
 		const struct rsw_group *g = &t->groups[gs->group[h] - 1];
 
-		if (rsw_cfg_route_same_group(&cfg->routes[g->route], cr))
+		if (rsw_cfg_route_same_group(rs->routes[g->route], cr))
 			break;
 		h = (h + 1) & (GSET_SIZE - 1);
 	}
@@ -106,22 +371,27 @@ rsw_ctl_tables_build(const struct rsw_config *cfg, uint64_t generation, char *er
 {
 	char buf[64], buf2[64];
 	uint32_t n_nh = 0, n_groups, i, j, slot, n4 = 0, n6;
+	struct route_set rs;
 	struct group_set *gs;
 	struct rsw_tables *t;
 	int64_t shared;
 	uint16_t p;
 	int ret;
 
+	if (route_set_make(&rs, cfg) != 0) {
+		snprintf(err, errlen, "cannot allocate forwarding tables: %s", strerror(ENOMEM));
+		return NULL;
+	}
 	/* At most RSW_MAX_GROUPS distinct groups (the loader refused more). */
-	for (i = 0; i < cfg->n_routes && n_nh < RSW_MAX_GROUPS * RSW_MAX_NEXTHOPS; i++)
-		n_nh += cfg->routes[i].n_nexthops;
-	n_groups = RTE_MIN(cfg->n_routes, (uint32_t)RSW_MAX_GROUPS);
+	for (i = 0; i < rs.n && n_nh < RSW_MAX_GROUPS * RSW_MAX_NEXTHOPS; i++)
+		n_nh += rs.routes[i]->n_nexthops;
+	n_groups = RTE_MIN(rs.n, (uint32_t)RSW_MAX_GROUPS);
 	n_nh = RTE_MIN(n_nh, (uint32_t)(RSW_MAX_GROUPS * RSW_MAX_NEXTHOPS));
-	for (i = 0; i < cfg->n_routes; i++)
-		n4 += cfg->routes[i].prefix.ip.family == RSW_AF_INET;
-	n6 = cfg->n_routes - n4;
+	for (i = 0; i < rs.n; i++)
+		n4 += rs.routes[i]->prefix.ip.family == RSW_AF_INET;
+	n6 = rs.n - n4;
 	gs = calloc(1, sizeof(*gs));
-	/* Room for the static routes and each port's connected and local routes. */
+	/* Room for the routes and each port's connected and local routes. */
 	t = rsw_tables_alloc_routes(generation, 1 + 2 * 2 * cfg->n_ports + n_groups, n_nh, n_groups,
 				    n4 + 2 * cfg->n_ports, n6 + 2 * cfg->n_ports);
 	if (gs == NULL || t == NULL) {
@@ -129,6 +399,7 @@ rsw_ctl_tables_build(const struct rsw_config *cfg, uint64_t generation, char *er
 			 rte_strerror(t == NULL ? rte_errno : ENOMEM));
 		free(gs);
 		rsw_tables_free(t);
+		route_set_free(&rs);
 		return NULL;
 	}
 
@@ -163,20 +434,24 @@ rsw_ctl_tables_build(const struct rsw_config *cfg, uint64_t generation, char *er
 		goto fail;
 	}
 
-	for (i = 0; i < cfg->n_routes; i++) {
-		const struct rsw_cfg_route *cr = &cfg->routes[i];
+	for (i = 0; i < rs.n; i++) {
+		const struct rsw_cfg_route *cr = rs.routes[i];
 		struct rsw_group *g = &t->groups[t->n_groups];
 		struct rsw_result r = {.type = RSW_RES_GROUP, .id = t->n_groups};
+		bool soft = rs.src[i] != NULL; /* a source route left out is no error */
 		int nh;
 
-		shared = group_find(gs, cfg, t, i, &slot);
+		shared = group_find(gs, &rs, t, i, &slot);
 		if (shared >= 0) {
-			t->groups[shared].n_routes++;
 			ret = rsw_tables_add_route(t, &cr->prefix, gs->nh[slot]);
 			if (ret != 0)
 				goto route_fail;
+			t->groups[shared].n_routes++;
+			rs.installed[i] = true;
 			continue;
 		}
+		if (soft && (t->n_groups == RSW_MAX_GROUPS || t->n_results == t->max_results))
+			continue;
 		if (t->n_groups == RSW_MAX_GROUPS) {
 			snprintf(err, errlen,
 				 "route %s: too many distinct next-hop groups, at most %u",
@@ -193,6 +468,8 @@ rsw_ctl_tables_build(const struct rsw_config *cfg, uint64_t generation, char *er
 			int port = cr->has_port ? cr->port : nexthop_port(cfg, &cr->nexthops[j]);
 			int neigh;
 
+			if (port < 0 && soft)
+				break;
 			if (port < 0) {
 				snprintf(err, errlen, "route %s: next hop %s is not reachable",
 					 rsw_prefix_str(&cr->prefix, buf, sizeof(buf)),
@@ -200,6 +477,8 @@ rsw_ctl_tables_build(const struct rsw_config *cfg, uint64_t generation, char *er
 				goto fail;
 			}
 			neigh = rsw_ctl_neigh_want(&cr->nexthops[j], (uint16_t)port);
+			if (neigh < 0 && soft)
+				break;
 			if (neigh < 0) {
 				snprintf(err, errlen, "route %s: neighbour table full (%u entries)",
 					 rsw_prefix_str(&cr->prefix, buf, sizeof(buf)),
@@ -211,21 +490,29 @@ rsw_ctl_tables_build(const struct rsw_config *cfg, uint64_t generation, char *er
 			t->nh[t->n_nh].neigh = (uint32_t)neigh;
 			g->members[j] = t->n_nh++;
 		}
+		if (j < cr->n_nexthops) {
+			/* A source route whose next hop went away: its members are given back. */
+			t->n_nh -= j;
+			continue;
+		}
 		rsw_group_fill_buckets(g, cr->weights);
 		if (g->n_members == 1) {
 			r.single = 1;
 			r.port = g->ports[0];
 			r.neigh = t->nh[g->members[0]].neigh;
 		}
-		t->n_groups++;
 		nh = rsw_tables_add_result(t, &r);
 		ret = nh < 0 ? nh : rsw_tables_add_route(t, &cr->prefix, (uint32_t)nh);
 		if (ret != 0)
 			goto route_fail;
+		t->n_groups++;
+		rs.installed[i] = true;
 		gs->group[slot] = t->n_groups;
 		gs->nh[slot] = (uint32_t)nh;
 		continue;
 	route_fail:
+		if (soft)
+			continue; /* its group slot is made again by the next route */
 		snprintf(err, errlen, "route %s: cannot add: %s",
 			 rsw_prefix_str(&cr->prefix, buf, sizeof(buf)), strerror(-ret));
 		goto fail;
@@ -238,10 +525,18 @@ rsw_ctl_tables_build(const struct rsw_config *cfg, uint64_t generation, char *er
 			t->lb_hash_batch |= mode == RSW_LB_HASH || mode == RSW_LB_FLOWLET;
 		}
 	}
+	/* The build stands: the source routes learn which of them are installed. */
+	for (i = 0; i < rs.n_src; i++)
+		route_source->get(i)->active = false;
+	for (i = 0; i < rs.n; i++)
+		if (rs.src[i] != NULL)
+			rs.src[i]->active = rs.installed[i];
 	free(gs);
+	route_set_free(&rs);
 	return t;
 fail:
 	free(gs);
+	route_set_free(&rs);
 	rsw_tables_free(t);
 	return NULL;
 }

@@ -804,7 +804,7 @@ test_describe(void **state)
 	(void)state;
 	assert_non_null(d);
 	assert_int_equal(json_object_size(d), 1);
-	assert_int_equal(json_array_size(json_object_get(d, "tables")), 11);
+	assert_int_equal(json_array_size(json_object_get(d, "tables")), 12);
 	json_array_foreach(json_object_get(d, "tables"), i, t)
 	{
 		assert_int_equal(json_object_size(t), 3);

@@ -1863,6 +1863,89 @@ test_port_impair_llr(void **state)
 #undef PORT_WITH
 }
 
+/* Route distances: a static route equal to a connected subnet or a port's address is refused
+ * unless it gives a distance (then the connected route wins and it waits as a backup). */
+static void
+test_route_distance(void **state)
+{
+	struct rsw_config *cfg;
+	json_t *j;
+
+	(void)state;
+	expect_err(HEAD "routes:\n  - { prefix: 10.0.1.0/24, nexthops: [10.0.2.1] }\n",
+		   "t.yaml:7: route 10.0.1.0/24 is a connected subnet of port 'p0': the connected "
+		   "route wins; give it a 'distance:' to keep it as a backup");
+	expect_err(HEAD "routes:\n  - { prefix: fd00:1::/64, nexthops: [fd00:1::1] }\n",
+		   "t.yaml:7: route fd00:1::/64 is a connected subnet of port 'p0': the connected "
+		   "route wins; give it a 'distance:' to keep it as a backup");
+	expect_err(HEAD "routes:\n  - { prefix: 10.0.2.254/32, nexthops: [10.0.1.1] }\n",
+		   "t.yaml:7: route 10.0.2.254/32 is the address of port 'p1': the connected "
+		   "route wins; give it a 'distance:' to keep it as a backup");
+	expect_err(HEAD
+		   "routes:\n  - { prefix: 10.9.0.0/16, nexthops: [10.0.2.1], distance: 256 }\n",
+		   "t.yaml:7: 'distance' must be between 0 and 255 (got 256)");
+	expect_err(HEAD "routes:\n  - { prefix: 10.9.0.0/16, nexthops: [10.0.2.1], distance: x }\n",
+		   "t.yaml:7: 'distance' must be an integer");
+	cfg = expect_ok(HEAD "routes:\n"
+			     "  - { prefix: 10.0.1.0/24, nexthops: [10.0.2.1], distance: 200 }\n"
+			     "  - { prefix: 10.9.0.0/16, nexthops: [10.0.2.1] }\n"
+			     "  - { prefix: 10.8.0.0/16, nexthops: [10.0.2.1], distance: 0 }\n");
+	assert_true(cfg->routes[0].has_distance);
+	assert_int_equal(cfg->routes[0].distance, 200);
+	assert_false(cfg->routes[1].has_distance);
+	assert_true(cfg->routes[2].has_distance);
+	assert_int_equal(cfg->routes[2].distance, 0);
+	j = rsw_config_to_json(cfg);
+	assert_int_equal(json_integer_value(json_object_get(
+				 json_array_get(json_object_get(j, "routes"), 0), "distance")),
+			 200);
+	assert_int_equal(json_integer_value(json_object_get(
+				 json_array_get(json_object_get(j, "routes"), 1), "distance")),
+			 1);
+	json_decref(j);
+	rsw_config_free(cfg);
+}
+
+/* control.fpm: its keys, defaults and errors. */
+static void
+test_control_fpm(void **state)
+{
+	struct rsw_config *cfg;
+	json_t *j, *f;
+
+	(void)state;
+	expect_err(HEAD "control:\n  fpm: { listen: 2620 }\n",
+		   "t.yaml:7: 'listen' must be host:port like 127.0.0.1:2620 or [::1]:2620 (got "
+		   "'2620')");
+	expect_err(HEAD "control:\n  fpm: { stale_s: 0 }\n",
+		   "t.yaml:7: 'stale_s' must be between 1 and 3600 (got 0)");
+	expect_err(HEAD "control:\n  fpm: { port: 2620 }\n",
+		   "t.yaml:7: unknown key 'port' in 'fpm'");
+	expect_err(
+		HEAD "control:\n  fpm: 2620\n",
+		"t.yaml:7: 'fpm' must be a mapping like { listen: 127.0.0.1:2620, stale_s: 10 }");
+	cfg = expect_ok(HEAD);
+	assert_false(cfg->control.has_fpm);
+	j = rsw_config_to_json(cfg);
+	assert_true(json_is_null(json_object_get(json_object_get(j, "control"), "fpm")));
+	json_decref(j);
+	rsw_config_free(cfg);
+	cfg = expect_ok(HEAD "control:\n  fpm: {}\n");
+	assert_true(cfg->control.has_fpm);
+	assert_string_equal(cfg->control.fpm_listen, "127.0.0.1:2620");
+	assert_int_equal(cfg->control.fpm_stale_s, 10);
+	rsw_config_free(cfg);
+	cfg = expect_ok(HEAD "control:\n  fpm: { listen: \"[::1]:2621\", stale_s: 3 }\n");
+	assert_string_equal(cfg->control.fpm_listen, "[::1]:2621");
+	assert_int_equal(cfg->control.fpm_stale_s, 3);
+	j = rsw_config_to_json(cfg);
+	f = json_object_get(json_object_get(j, "control"), "fpm");
+	assert_string_equal(json_string_value(json_object_get(f, "listen")), "[::1]:2621");
+	assert_int_equal(json_integer_value(json_object_get(f, "stale_s")), 3);
+	json_decref(j);
+	rsw_config_free(cfg);
+}
+
 int
 main(void)
 {
@@ -1905,6 +1988,8 @@ main(void)
 		cmocka_unit_test(test_load_file),
 		cmocka_unit_test(test_shipped_configs),
 		cmocka_unit_test(test_port_impair_llr),
+		cmocka_unit_test(test_route_distance),
+		cmocka_unit_test(test_control_fpm),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,9 +8,11 @@
  * next-hop groups than RSW_MAX_GROUPS and the IPv6 FIB's tbl8 groups (the known gap) each
  * give a clear error and no tables, never a crash; exactly RSW_MAX_GROUPS groups build. Then
  * what a good configuration builds: local and connected routes per port address, routes
- * with the same next hops sharing one group.
+ * with the same next hops sharing one group; a route source (FPM) against the configuration's
+ * routes and the ports' subnets, by distance.
  */
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -284,6 +286,124 @@ test_routes_built(void **state)
 	ct_flush();
 }
 
+/* -- a route source (FPM) and precedence -- */
+
+static struct rsw_ctl_route src_routes[4];
+static uint32_t n_src;
+
+static uint32_t
+src_count(void)
+{
+	return n_src;
+}
+
+static struct rsw_ctl_route *
+src_get(uint32_t i)
+{
+	return &src_routes[i];
+}
+
+static struct rsw_ctl_route *
+src_find(const struct rsw_prefix *p)
+{
+	uint32_t i;
+
+	for (i = 0; i < n_src; i++)
+		if (src_routes[i].r.prefix.len == p->len &&
+		    memcmp(&src_routes[i].r.prefix.ip, &p->ip, sizeof(p->ip)) == 0)
+			return &src_routes[i];
+	return NULL;
+}
+
+static const struct rsw_ctl_route_source src = {src_count, src_get, src_find};
+
+static void
+src_route(uint32_t i, uint8_t b, uint8_t c, uint8_t len, uint8_t distance, const char *gw1,
+	  const char *gw2)
+{
+	struct rsw_ctl_route *r = &src_routes[i];
+
+	memset(r, 0, sizeof(*r));
+	r->r.prefix.ip.family = RSW_AF_INET;
+	r->r.prefix.ip.addr[0] = 10;
+	r->r.prefix.ip.addr[1] = b;
+	r->r.prefix.ip.addr[2] = c;
+	r->r.prefix.len = len;
+	r->r.lb = RSW_LB_UNSET;
+	r->source = "bgp";
+	r->distance = distance;
+	if (gw1 != NULL) {
+		r->r.nexthops[0].family = RSW_AF_INET;
+		assert_int_equal(inet_pton(AF_INET, gw1, r->r.nexthops[0].addr), 1);
+		r->r.weights[r->r.n_nexthops++] = 1;
+	}
+	if (gw2 != NULL) {
+		r->r.nexthops[1].family = RSW_AF_INET;
+		assert_int_equal(inet_pton(AF_INET, gw2, r->r.nexthops[1].addr), 1);
+		r->r.weights[r->r.n_nexthops++] = 1;
+	}
+}
+
+static void
+publish(void)
+{
+	char err[RSW_CFG_ERR_LEN];
+	struct rsw_tables *t =
+		rsw_ctl_tables_build(rsw_ctl.cfg, ++rsw_ctl.generation, err, sizeof(err));
+
+	if (t == NULL)
+		print_error("%s\n", err);
+	assert_non_null(t);
+	rsw_tables_publish(t);
+}
+
+static void
+test_route_source_precedence(void **state)
+{
+	const struct rsw_result *r;
+
+	(void)state;
+	/* 10.9/16 loses to the static route (1 < 20); 10.0.32/24 is p1's subnet; 10.5/16 keeps
+	 * its one reachable next hop; 10.4/16 over 169.254.0.1 (RFC 8950) has none. */
+	src_route(0, 9, 0, 16, 20, "10.0.32.3", NULL);
+	src_route(1, 0, 32, 24, 20, "10.0.0.1", NULL);
+	src_route(2, 5, 0, 16, 20, "10.0.32.1", "169.254.0.1");
+	src_route(3, 4, 0, 16, 20, "169.254.0.1", NULL);
+	n_src = 4;
+	rsw_ctl_tables_set_source(&src);
+	publish();
+	assert_false(src_routes[0].active);
+	assert_false(src_routes[1].active);
+	assert_true(src_routes[2].active);
+	assert_int_equal(src_routes[2].n_resolved, 1);
+	assert_false(src_routes[3].active);
+	assert_int_equal(src_routes[3].n_resolved, 0);
+	assert_true(rsw_ctl_cfg_route_active(rsw_ctl.cfg, 0));
+	assert_int_equal(ct_route4(10, 9, 0, 1)->single, 0); /* the static 2-way group */
+	assert_int_equal(ct_route4(10, 0, 32, 9)->type, RSW_RES_CONNECTED);
+	r = ct_route4(10, 5, 0, 1);
+	assert_non_null(r);
+	assert_int_equal(r->single, 1);
+	assert_int_equal(r->neigh, ct_neigh4(10, 0, 32, 1));
+	assert_null(ct_route4(10, 4, 0, 1));
+
+	/* A lower distance than the static route's: the source's route is installed. */
+	src_routes[0].distance = 0;
+	publish();
+	assert_true(src_routes[0].active);
+	assert_false(rsw_ctl_cfg_route_active(rsw_ctl.cfg, 0));
+	r = ct_route4(10, 9, 0, 1);
+	assert_int_equal(r->single, 1);
+	assert_int_equal(r->neigh, ct_neigh4(10, 0, 32, 3));
+	/* Gone from the source: the static route again. */
+	n_src = 0;
+	publish();
+	assert_int_equal(ct_route4(10, 9, 0, 1)->single, 0);
+	assert_null(ct_route4(10, 5, 0, 1));
+	rsw_ctl_tables_set_source(NULL);
+	ct_flush();
+}
+
 int
 main(void)
 {
@@ -293,6 +413,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_groups_at_and_beyond_limit, setup, ct_stop),
 		cmocka_unit_test_setup_teardown(test_ipv6_tbl8_exhausted, setup, ct_stop),
 		cmocka_unit_test_setup_teardown(test_routes_built, setup, ct_stop),
+		cmocka_unit_test_setup_teardown(test_route_source_precedence, setup, ct_stop),
 	};
 	int ret;
 
