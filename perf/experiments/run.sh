@@ -37,5 +37,6 @@ if [ ! -f "$build/build.ninja" ]; then
 	nice "$root/devtools/build.sh" "$build" >/dev/null
 fi
 nice ninja -C "$build" control/railsw control/railctl perf/hosts/rswhost >/dev/null
-exec flock -w 900 /tmp/railsw-net.lock "$PY" "$root/perf/experiments/experiments.py" \
+# One experiment at a time on a machine: they share memif socket and file-prefix names.
+exec flock -w 900 /tmp/railsw-experiments.lock "$PY" "$root/perf/experiments/experiments.py" \
 	--build "$build" "$@"
