@@ -261,9 +261,12 @@ class Exp:
                     pfc[f"{r['port']}/{r['priority']}"] = {k: r.get(k, 0) for k in (
                         "tx_xoff", "tx_xon", "rx_xoff", "rx_xon", "paused_ns")}
             drops = {d["reason"]: d["packets"] for d in s["drops"]["drops"] if d["packets"]}
+            reasons = {d["reason"] for d in s["drops"]["drops"]}
             if "totals" in s["drops"]:
                 dropped = s["drops"]["totals"]["dropped"]
-            else:  # railsw without totals lists only the port reasons; add the queues'
+            elif "queue_drops" in reasons:  # the buffer's drops are reasons of their own
+                dropped = sum(drops.values())
+            else:  # an older railsw lists only the port reasons; add the queues'
                 qd = sum(v["dropped_packets"] for v in q.values())
                 ld = sum(v["lossless_drops"] for v in q.values())
                 dropped = sum(drops.values()) + qd + ld
