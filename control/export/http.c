@@ -28,6 +28,7 @@
 
 #include "rsw_cmd.h"
 #include "rsw_config.h"
+#include "rsw_listen.h"
 #include "rsw_metrics.h"
 #include "rsw_module.h"
 
@@ -39,78 +40,20 @@ struct rsw_metrics {
 	struct MHD_Daemon *d; /* no listening socket and no thread of its own */
 };
 
-/* Split "host:port" / "[v6]:port" into host and port. Returns 0 or -EINVAL. */
-static int
-split_listen(const char *listen, char *host, size_t hlen, char *port, size_t plen)
-{
-	const char *colon, *h = listen;
-	size_t n;
-
-	if (listen[0] == '[') {
-		const char *close = strchr(listen, ']');
-
-		if (close == NULL || close[1] != ':')
-			return -EINVAL;
-		h = listen + 1;
-		n = (size_t)(close - h);
-		colon = close + 1;
-	} else {
-		colon = strrchr(listen, ':');
-		if (colon == NULL || memchr(listen, ':', (size_t)(colon - listen)) != NULL)
-			return -EINVAL;
-		n = (size_t)(colon - listen);
-	}
-	if (n == 0 || n >= hlen || strlen(colon + 1) == 0 || strlen(colon + 1) > 5 ||
-	    strspn(colon + 1, "0123456789") != strlen(colon + 1) || atoi(colon + 1) > 65535)
-		return -EINVAL;
-	memcpy(host, h, n);
-	host[n] = '\0';
-	snprintf(port, plen, "%s", colon + 1);
-	return 0;
-}
-
 /* The listening socket on listen_addr, or -errno with a message in err. */
 static int
 listen_on(const char *listen_addr, char *err, size_t errlen)
 {
-	struct addrinfo hints = {.ai_flags = AI_PASSIVE | AI_NUMERICSERV,
-				 .ai_socktype = SOCK_STREAM};
-	struct addrinfo *res = NULL, *ai;
-	char host[256], port[16];
-	int rc, fd = -1, one = 1;
+	int gai_rc, fd = rsw_tcp_listen(listen_addr, 0, 64, &gai_rc);
 
-	if (listen_addr == NULL ||
-	    split_listen(listen_addr, host, sizeof(host), port, sizeof(port)) < 0) {
+	if (fd == -EINVAL && gai_rc == 0)
 		snprintf(err, errlen, "metrics_listen '%s': expected host:port or [v6]:port",
 			 listen_addr ? listen_addr : "");
-		return -EINVAL;
-	}
-	rc = getaddrinfo(host, port, &hints, &res);
-	if (rc != 0) {
-		snprintf(err, errlen, "metrics_listen %s: %s", listen_addr, gai_strerror(rc));
-		return -EINVAL;
-	}
-	rc = -EADDRNOTAVAIL;
-	for (ai = res; ai != NULL; ai = ai->ai_next) {
-		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC,
-			    ai->ai_protocol);
-		if (fd < 0) {
-			rc = -errno;
-			continue;
-		}
-		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-		if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && listen(fd, 64) == 0)
-			break;
-		rc = -errno;
-		close(fd);
-		fd = -1;
-	}
-	freeaddrinfo(res);
-	if (fd < 0) {
+	else if (fd == -EINVAL)
+		snprintf(err, errlen, "metrics_listen %s: %s", listen_addr, gai_strerror(gai_rc));
+	else if (fd < 0)
 		snprintf(err, errlen, "metrics_listen %s: cannot listen: %s", listen_addr,
-			 strerror(-rc));
-		return rc;
-	}
+			 strerror(-fd));
 	return fd;
 }
 

@@ -32,6 +32,7 @@
 #include "rsw_cli.h"
 #include "rsw_ctl.h"
 #include "rsw_fpm.h"
+#include "rsw_listen.h"
 #include "rsw_module.h"
 #include "rsw_reload.h"
 #include "rsw_tables_ctl.h"
@@ -109,42 +110,10 @@ set_error(const char *fmt, const char *why)
 	FPM_LOG(WARNING, "%s\n", fm.st.last_error);
 }
 
-static int
-split_listen(const char *listen, char *host, size_t hlen, char *port, size_t plen)
-{
-	const char *colon, *h = listen;
-	size_t n;
-
-	if (listen[0] == '[') {
-		const char *close = strchr(listen, ']');
-
-		if (close == NULL || close[1] != ':')
-			return -EINVAL;
-		h = listen + 1;
-		n = (size_t)(close - h);
-		colon = close + 1;
-	} else {
-		colon = strrchr(listen, ':');
-		if (colon == NULL)
-			return -EINVAL;
-		n = (size_t)(colon - listen);
-	}
-	if (n == 0 || n >= hlen || strlen(colon + 1) == 0 || strlen(colon + 1) >= plen)
-		return -EINVAL;
-	memcpy(host, h, n);
-	host[n] = '\0';
-	snprintf(port, plen, "%s", colon + 1);
-	return 0;
-}
-
 int
 rsw_fpm_open(const struct rsw_config *cfg)
 {
-	struct addrinfo hints = {.ai_flags = AI_PASSIVE | AI_NUMERICSERV | AI_NUMERICHOST,
-				 .ai_socktype = SOCK_STREAM};
-	struct addrinfo *res = NULL, *ai;
-	char host[64], port[8];
-	int rc, fd = -1, one = 1;
+	int gai_rc, fd;
 
 	if (!cfg->control.has_fpm)
 		return 0;
@@ -154,30 +123,14 @@ rsw_fpm_open(const struct rsw_config *cfg)
 		fm.rib = fpm_rib_new(RSW_FPM_MAX_ROUTES);
 	if (fm.rib == NULL)
 		return -ENOMEM;
-	if (split_listen(fm.listen, host, sizeof(host), port, sizeof(port)) < 0 ||
-	    getaddrinfo(host, port, &hints, &res) != 0) {
+	fd = rsw_tcp_listen(fm.listen, AI_NUMERICHOST, 4, &gai_rc);
+	if (fd == -EINVAL) {
 		FPM_LOG(ERR, "listen %s: expected host:port or [v6]:port\n", fm.listen);
 		return -EINVAL;
 	}
-	rc = -EADDRNOTAVAIL;
-	for (ai = res; ai != NULL; ai = ai->ai_next) {
-		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC,
-			    ai->ai_protocol);
-		if (fd < 0) {
-			rc = -errno;
-			continue;
-		}
-		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-		if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && listen(fd, 4) == 0)
-			break;
-		rc = -errno;
-		close(fd);
-		fd = -1;
-	}
-	freeaddrinfo(res);
 	if (fd < 0) {
-		FPM_LOG(ERR, "listen %s: %s\n", fm.listen, strerror(-rc));
-		return rc;
+		FPM_LOG(ERR, "listen %s: %s\n", fm.listen, strerror(-fd));
+		return fd;
 	}
 	fm.lfd = fd;
 	fm.st.listening = true;
