@@ -303,7 +303,7 @@ main(int argc, char **argv)
 	}
 	rsw_dp.idle_sleep_us = cfg->sw.idle_sleep_us;
 	rsw_dp.cut_through = true;
-	rsw_dp.express = true;
+	rsw_dp.admit_burst = true;
 	if (rsw_stats_init() != 0 || rsw_fib_init(w) != 0 || rsw_dp_init(cfg->n_ports) != 0) {
 		fprintf(stderr, "railsw: out of memory at start-up (raise -m)\n");
 		goto fail_eal;

@@ -4,10 +4,12 @@
 /*
  * The scratch of one burst (worker.c's rsw_process_burst), shared by the steps
  * that run on it: parse and classify fill info[] and the lookup keys, lookup
- * the results, resolve hands each frame to admission, admission (qos/mmu)
- * groups what it admits by (egress port, TC) in slots, and the queue step
- * (qos/queue.c) sends each slot cut-through or enqueues it. One worker's stack
- * alone: no field is shared with another thread.
+ * the results, resolve stages each frame on its egress port (stage[]), the
+ * per-burst admission (qos/mmu.c) sends a port's staged frames on as they are
+ * or admits them one by one into slots per (egress port, TC), and the queue
+ * step (qos/queue.c) transmits a port's staged frames, or sends each slot
+ * cut-through or enqueues it. One worker's stack alone: no field is shared
+ * with another thread.
  */
 
 #ifndef RSW_BURST_H
@@ -21,6 +23,19 @@
 #include "rsw_parse.h"
 #include "rsw_stats.h"
 #include "rsw_worker.h"
+
+/*
+ * The frames resolve staged for one egress port, in the order resolved, with their per-TC
+ * counts (bytes << 32 | packets: one add per frame).
+ */
+struct rsw_stage {
+	struct rte_mbuf *m[RSW_BURST];
+	uint8_t idx[RSW_BURST]; /* each frame's burst index (its rsw_pkt_info) */
+	uint64_t tc[RSW_N_TC];
+	uint8_t n;
+	uint8_t tcs; /* bit t: a frame of TC t is staged */
+	uint8_t pad[6];
+};
 
 /* Burst-wide scratch: what each routed packet needs between the passes. */
 struct rsw_burst {
@@ -57,6 +72,8 @@ struct rsw_burst {
 	uint64_t rx_bytes; /* received by the burst: bounds what it can add to the buffer */
 	uint64_t now;      /* TSC at the start of the burst (flowlets) */
 	uint16_t n_punt, n_err, n_freed, n_slots;
+	uint32_t staged;                       /* bit p: stage[p] holds frames (set by resolve) */
+	struct rsw_stage stage[RSW_MAX_PORTS]; /* valid where staged has the port's bit */
 };
 
 /* Count one frame dropped for reason why on port and free it with the burst. */

@@ -33,13 +33,6 @@
 #define RSW_PUNT_RING_SIZE  1024
 #define RSW_MAX_WORKERS     (RTE_MAX_LCORE - 1)
 
-/*
- * Bursts of an ingress port that go straight to the general path after one in which the express
- * path (worker.c) took nothing, or bounced most of its candidates (ECMP routes, busy ports, a
- * burst too large): its work is then mostly lost, and costs a 64th of that while it stays so.
- */
-#define RSW_EXPRESS_BACKOFF 63
-
 /* Make the compiler forget what it knows of a value (kept in a register, computed once). */
 #define RSW_OPAQUE(v) __asm__("" : "+r"(v))
 
@@ -90,7 +83,8 @@ struct rsw_dp_main {
 	volatile bool quit;       /* set by control: workers return */
 	uint32_t idle_sleep_us;   /* back-off ceiling; 0 = busy poll */
 	bool cut_through;         /* a worker transmits to an idle port it owns directly */
-	bool express;             /* with cut_through: the burst-level express path (worker.c) */
+	bool admit_burst;         /* admission decided per burst (rsw_mmu_admit_burst); off:
+				   * every frame admitted one by one (tests) */
 	int meta_off;             /* rsw_mbuf_meta dynfield offset */
 	struct rte_ring *punt;    /* MP/SC: worker → control */
 	struct rte_mempool *pool; /* PFC frames are built from it */

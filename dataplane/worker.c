@@ -4,10 +4,13 @@
 /*
  * The worker loop and the burst driver (DESIGN.md §3): rx, then the steps in
  * passes over the burst: parse and classify every frame (pkt/, qos/classify);
- * one bulk FIB lookup per family (route/); resolve, rewrite and admit each
- * result (route/resolve.c, qos/mmu); then punts to the control thread, and
- * the admitted slots cut-through or to their egress rings (qos/queue.c). The
- * owner of a port drains its rings to the PMD (qos/sched.c).
+ * one bulk FIB lookup per family (route/), the flow hashes of the frames that
+ * a group hashes (lb/); resolve, rewrite and stage each frame on its egress
+ * port (route/resolve.c); then punts to the control thread, admission once per
+ * burst (qos/mmu.c) and transmit: a port admitted whole sends its staged
+ * frames straight to the PMD, the rest were admitted one by one into slots
+ * that go cut-through or to their egress rings (qos/queue.c). The owner of a
+ * port drains its rings to the PMD (qos/sched.c).
  */
 
 #include <errno.h>
@@ -28,9 +31,9 @@
 
 #include "rsw_burst.h"
 #include "rsw_classify.h"
-#include "rsw_express.h"
 #include "rsw_fib.h"
 #include "rsw_lb.h"
+#include "rsw_mmu.h"
 #include "rsw_qos.h"
 #include "rsw_queue.h"
 #include "rsw_resolve.h"
@@ -117,11 +120,10 @@ lookup_key6(struct rsw_burst *c, uint16_t k, struct rte_mbuf *m, uint8_t idx,
 	memcpy(c->v6_ip[k], ip->dst_addr, 16);
 }
 
-/* The general path: every frame, every feature (steps 2-9 in three passes). */
-static __rte_noinline void
-process_general(struct rsw_lcore_stats *st, const struct rsw_tables *t, uint16_t in_port,
-		struct rte_mbuf **pkts, uint16_t n, uint64_t now)
+void
+rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf **pkts, uint16_t n)
 {
+	const struct rsw_tables *t = __atomic_load_n(&rsw_fib_main.tables, __ATOMIC_ACQUIRE);
 	const struct rte_ether_addr *mac = &rsw_dp.ports[in_port].mac;
 	const uint64_t mac48 = rsw_mac48(mac);
 	const uint8_t *dscp_tc; /* DSCP → TC, when the tables trust DSCP */
@@ -131,6 +133,7 @@ process_general(struct rsw_lcore_stats *st, const struct rsw_tables *t, uint16_t
 	uint16_t i, sent, n4 = 0, n6 = 0; /* routed IPv4 and IPv6 frames (c.v4, c.v6) */
 
 	c.n_punt = c.n_err = c.n_freed = c.n_slots = 0;
+	c.staged = 0;
 	memset(c.slot_of, 0xff, sizeof(c.slot_of[0]) * rsw_dp.n_ports * RSW_N_TC);
 	c.used_add = 0;
 	c.has_cnp = 0;
@@ -145,7 +148,7 @@ process_general(struct rsw_lcore_stats *st, const struct rsw_tables *t, uint16_t
 		if (qp->total > used + qp->headroom_reserved)
 			c.buf_room = qp->total - used - qp->headroom_reserved;
 	}
-	c.now = now;
+	c.now = rte_rdtsc();
 	if (unlikely(rsw_dp.ports[in_port].admin_down)) {
 		/* Administratively down: nothing it receives is processed. */
 		for (i = 0; i < n; i++)
@@ -170,22 +173,15 @@ process_general(struct rsw_lcore_stats *st, const struct rsw_tables *t, uint16_t
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + RSW_PREFETCH_OFFSET], void *));
 		rx_bytes += rte_pktmbuf_pkt_len(m);
 		kind = rsw_parse_fast(m, mac48, mac, info, &l3);
-		if (likely(kind == RSW_PK_IPV4 && l3 != NULL && !(info->flags & RSW_PF_CNP) &&
-			   dscp_tc != NULL)) {
-			/* The common case: an untagged IPv4 frame classified by its DSCP. */
-			const struct rte_ipv4_hdr *ip = (const struct rte_ipv4_hdr *)l3;
-
-			info->tc = dscp_tc[ip->type_of_service >> 2];
-			lookup_key4(&c, n4++, m, (uint8_t)i, ip);
-			continue;
-		}
-		if (likely(kind == RSW_PK_IPV6 && l3 != NULL && !(info->flags & RSW_PF_CNP) &&
-			   dscp_tc != NULL)) {
-			/* The same for IPv6. */
-			const struct rte_ipv6_hdr *ip = (const struct rte_ipv6_hdr *)l3;
-
+		if (likely(l3 != NULL && dscp_tc != NULL && !(info->flags & RSW_PF_CNP))) {
+			/* The common case: an untagged IP frame, classified by its DSCP. */
 			info->tc = dscp_tc[info->dscp];
-			lookup_key6(&c, n6++, m, (uint8_t)i, ip);
+			if (kind == RSW_PK_IPV4)
+				lookup_key4(&c, n4++, m, (uint8_t)i,
+					    (const struct rte_ipv4_hdr *)l3);
+			else
+				lookup_key6(&c, n6++, m, (uint8_t)i,
+					    (const struct rte_ipv6_hdr *)l3);
 			continue;
 		}
 		if (unlikely(info->flags & RSW_PF_CNP)) {
@@ -247,19 +243,10 @@ process_general(struct rsw_lcore_stats *st, const struct rsw_tables *t, uint16_t
 			rsw_burst_drop(&c, st, in_port, c.v6[i], RSW_PC_no_route);
 		n4 = n6 = 0;
 	}
-	if (t != NULL && t->lb_hash_batch) {
-		struct rsw_lb_sel s;
-
-		/* Independent CRC chains in one loop overlap; one per packet inside the forwarding
-		 * step waited on each other. The hash settings are worked out once. */
-		rsw_lb_sel_init(&s, t);
-		for (i = 0; i < n4; i++)
-			c.hash[c.v4_idx[i]] = rsw_lb_hash_parsed(&s, c.v4[i], &c.info[c.v4_idx[i]]);
-		for (i = 0; i < n6; i++)
-			c.hash[c.v6_idx[i]] = rsw_lb_hash_parsed(&s, c.v6[i], &c.info[c.v6_idx[i]]);
-	}
 	if (n4 > 0) {
 		rte_fib_lookup_bulk(t->fib4, c.v4_ip, c.v4_nh, n4);
+		if (t->lb_hash_batch)
+			rsw_lb_hash_burst(t, c.v4, c.info, c.v4_idx, c.v4_nh, n4, c.hash);
 		rsw_resolve_burst(&c, st, t, in_port, c.v4, c.v4_idx, c.v4_nh, n4);
 	}
 	if (n6 > 0) {
@@ -268,6 +255,8 @@ process_general(struct rsw_lcore_stats *st, const struct rsw_tables *t, uint16_t
 #else
 		rte_fib6_lookup_bulk(t->fib6, c.v6_ip, c.v6_nh, n6);
 #endif
+		if (t->lb_hash_batch)
+			rsw_lb_hash_burst(t, c.v6, c.info, c.v6_idx, c.v6_nh, n6, c.hash);
 		rsw_resolve_burst(&c, st, t, in_port, c.v6, c.v6_idx, c.v6_nh, n6);
 	}
 
@@ -285,6 +274,13 @@ process_general(struct rsw_lcore_stats *st, const struct rsw_tables *t, uint16_t
 		if (sent < c.n_err)
 			rte_pktmbuf_free_bulk(c.err + sent, c.n_err - sent);
 	}
+	/* Admission once per burst; the ports admitted whole go straight to the PMD. */
+	if (likely(c.staged != 0)) {
+		uint32_t whole = rsw_mmu_admit_burst(&c, st, &t->qos, in_port);
+
+		if (likely(whole != 0))
+			st->admitted_whole += rsw_queue_tx_staged(&c, st, whole);
+	}
 	if (c.n_slots > 0) {
 		if (rsw_dp.cut_through)
 			rsw_queue_cut_through(&c, st, &t->qos);
@@ -292,33 +288,6 @@ process_general(struct rsw_lcore_stats *st, const struct rsw_tables *t, uint16_t
 	}
 	if (c.n_freed > 0)
 		rte_pktmbuf_free_bulk(c.freed, c.n_freed);
-}
-
-void
-rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf **pkts, uint16_t n)
-{
-	const struct rsw_tables *t = __atomic_load_n(&rsw_fib_main.tables, __ATOMIC_ACQUIRE);
-	uint64_t now = rte_rdtsc();
-	struct rte_mbuf *slow[RSW_BURST];
-	uint16_t n_slow = 0;
-
-	if (likely(t != NULL && rsw_dp.express && rsw_dp.cut_through && t->trust != RSW_TRUST_PCP &&
-		   !rsw_dp.ports[in_port].admin_down)) {
-		if (likely(st->express_skip[in_port] == 0)) {
-			uint32_t left = rsw_express_burst(st, t, in_port, pkts, n, now);
-
-			if (likely(left == 0))
-				return;
-			/* What the express path left, in arrival order (all of it: it took none). */
-			for (; left != 0; left &= left - 1)
-				slow[n_slow++] = pkts[__builtin_ctz(left)];
-			process_general(st, t, in_port, slow, n_slow, now);
-			return;
-		} else {
-			st->express_skip[in_port]--;
-		}
-	}
-	process_general(st, t, in_port, pkts, n, now);
 }
 
 /*

@@ -29,23 +29,7 @@ uint32_t
 rsw_lb_hash_parsed(const struct rsw_lb_sel *s, const struct rte_mbuf *m,
 		   const struct rsw_pkt_info *info)
 {
-	const uint8_t *l3 = rte_pktmbuf_mtod_offset(m, const uint8_t *, info->l3_off);
-	struct rsw_lb_tuple k = {.proto = info->proto};
-
-	if (info->flags & RSW_PF_L4) {
-		k.sport = info->sport;
-		k.dport = info->dport;
-		if (info->flags & RSW_PF_BTH)
-			k.qp = info->qp;
-		k.uet = !!(info->flags & RSW_PF_UET);
-	}
-	if (info->kind == RSW_PK_IPV4) {
-		rsw_lb_tuple_ip4(&k, (const struct rte_ipv4_hdr *)l3);
-	} else {
-		rsw_lb_tuple_ip6(&k, (const struct rte_ipv6_hdr *)l3);
-		k.flow = info->flow;
-	}
-	return rsw_lb_hash_sel(s, &k);
+	return rsw_lb_hash_info(s, m, info);
 }
 
 uint32_t

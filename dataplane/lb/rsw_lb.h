@@ -188,59 +188,50 @@ rsw_lb_tuple_ip6(struct rsw_lb_tuple *k, const struct rte_ipv6_hdr *ip)
 	memcpy(&k->d1, ip->dst_addr + 8, 8);
 }
 
-/*
- * The L4 part of a tuple from the header at l4 of an IP packet of protocol proto, as
- * rsw_parse_l4 finds it when the payload holds a UDP header (and a BTH on the RoCEv2 port):
- * what the express path's checks make sure of. UDP, TCP and SCTP have their ports in the same
- * place.
- */
-static __rte_always_inline void
-rsw_lb_tuple_l4(struct rsw_lb_tuple *k, const uint8_t *l4, uint8_t proto)
+/** rsw_lb_hash_parsed inline: the tuple from the parse record info of m. */
+static __rte_always_inline uint32_t
+rsw_lb_hash_info(const struct rsw_lb_sel *s, const struct rte_mbuf *m,
+		 const struct rsw_pkt_info *info)
 {
-	uint32_t w;
+	const uint8_t *l3 = rte_pktmbuf_mtod_offset(m, const uint8_t *, info->l3_off);
+	struct rsw_lb_tuple k = {.proto = info->proto};
 
-	if (proto != IPPROTO_UDP && proto != IPPROTO_TCP && proto != IPPROTO_SCTP)
-		return;
-	memcpy(&w, l4, 4);
-	w = rte_bswap32(w); /* source port high, destination port low */
-	k->sport = (uint16_t)(w >> 16);
-	k->dport = (uint16_t)w;
-	if (proto != IPPROTO_UDP)
-		return;
-	if (k->dport == RSW_UDP_PORT_ROCEV2) {
-		memcpy(&w, l4 + sizeof(struct rte_udp_hdr) + 4, 4); /* reserved byte, dest QP */
-		k->qp = rsw_ntohl(w) & 0xffffff;
+	if (info->flags & RSW_PF_L4) {
+		k.sport = info->sport;
+		k.dport = info->dport;
+		if (info->flags & RSW_PF_BTH)
+			k.qp = info->qp;
+		k.uet = !!(info->flags & RSW_PF_UET);
 	}
-	k->uet = k->dport == RSW_UDP_PORT_UET;
+	if (info->kind == RSW_PK_IPV4) {
+		rsw_lb_tuple_ip4(&k, (const struct rte_ipv4_hdr *)l3);
+	} else {
+		rsw_lb_tuple_ip6(&k, (const struct rte_ipv6_hdr *)l3);
+		k.flow = info->flow;
+	}
+	return rsw_lb_hash_sel(s, &k);
 }
 
 /**
- * rsw_lb_hash of a frame rsw_parse_express4 took (ip: the header it returned), from the
- * header alone, under the settings s: the same value (test_lb and the fuzzer check).
+ * Step 5, the flow hashes of a burst: for each of the n frames of one bulk lookup (m[k], burst
+ * index idx[k], FIB result nh[k]) whose result is a group of two or more members, its
+ * rsw_lb_hash into hash[idx[k]] (info: the burst's parse records). In a loop of their own,
+ * where the CRC chains of different frames overlap; inside resolve each waited on the one
+ * before. Plain routes and connected hosts are not hashed.
  */
-static __rte_always_inline uint32_t
-rsw_lb_hash_express4(const struct rsw_lb_sel *s, const struct rte_ipv4_hdr *ip)
+static __rte_always_inline void
+rsw_lb_hash_burst(const struct rsw_tables *t, struct rte_mbuf *const *m,
+		  const struct rsw_pkt_info *info, const uint8_t *idx, const uint64_t *nh,
+		  uint16_t n, uint32_t *hash)
 {
-	struct rsw_lb_tuple k = {.proto = ip->next_proto_id};
+	const struct rsw_result *res = t->results;
+	struct rsw_lb_sel s;
+	uint16_t k;
 
-	rsw_lb_tuple_ip4(&k, ip);
-	if (!(ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_MF_FLAG | RTE_IPV4_HDR_OFFSET_MASK)))
-		rsw_lb_tuple_l4(&k, (const uint8_t *)(ip + 1), ip->next_proto_id);
-	return rsw_lb_hash_sel(s, &k);
-}
-
-/** rsw_lb_hash_express4 for a frame rsw_parse_express6 took. */
-static __rte_always_inline uint32_t
-rsw_lb_hash_express6(const struct rsw_lb_sel *s, const struct rte_ipv6_hdr *ip)
-{
-	struct rsw_lb_tuple k = {
-		.flow = rsw_ntohl(ip->vtc_flow) & 0xfffff,
-		.proto = ip->proto,
-	};
-
-	rsw_lb_tuple_ip6(&k, ip);
-	rsw_lb_tuple_l4(&k, (const uint8_t *)(ip + 1), ip->proto);
-	return rsw_lb_hash_sel(s, &k);
+	rsw_lb_sel_init(&s, t);
+	for (k = 0; k < n; k++)
+		if (rsw_result_multi(&res[nh[k]]))
+			hash[idx[k]] = rsw_lb_hash_info(&s, m[k], &info[idx[k]]);
 }
 
 /*

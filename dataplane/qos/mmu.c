@@ -21,6 +21,7 @@
 
 #include "rsw_mmu.h"
 #include "rsw_qos.h"
+#include "rsw_queue.h"
 
 struct rsw_qos_main rsw_qos;
 
@@ -98,11 +99,11 @@ rsw_qos_params_derive(struct rsw_qos_params *qp)
 	int i;
 
 	for (i = 0; i < RSW_N_TC; i++) {
-		qp->express_bytes[i] = qp->queue_limit;
+		qp->burst_bytes[i] = qp->queue_limit;
 		if (qp->trim_tcs & (1u << i))
-			qp->express_bytes[i] = RTE_MIN(qp->express_bytes[i], qp->trim_threshold);
+			qp->burst_bytes[i] = RTE_MIN(qp->burst_bytes[i], qp->trim_threshold);
 		if (qp->ecn_enabled & (1u << i))
-			qp->express_bytes[i] = RTE_MIN(qp->express_bytes[i], qp->kmin[i]);
+			qp->burst_bytes[i] = RTE_MIN(qp->burst_bytes[i], qp->kmin[i]);
 	}
 }
 
@@ -223,4 +224,85 @@ rsw_mmu_admit_slow(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct
 			return admit_drop(c, st, out, tc, m);
 	}
 	rsw_mmu_enqueue(c, sl, m, idx);
+}
+
+/*
+ * Whether the burst's staged bytes (tc_bytes: per TC over every port, bytes: in all) fit in the
+ * shared buffer and, for its lossless TCs (among tcs), in the room of their ingress PGs, with
+ * XOFF at the fullest buffer the burst can leave (as rsw_mmu_pg_room).
+ */
+static inline bool
+burst_fits(const struct rsw_qos_params *qp, uint16_t in_port, uint8_t tcs,
+	   const uint64_t tc_bytes[RSW_N_TC], uint64_t bytes)
+{
+	uint64_t used = __atomic_load_n(&rsw_qos.used, __ATOMIC_RELAXED), pg_max;
+	uint8_t lossless = tcs & qp->lossless;
+	unsigned int tc;
+
+	if (used + qp->headroom_reserved + bytes > qp->total)
+		return false;
+	if (lossless == 0)
+		return true;
+	pg_max = rsw_pfc_xoff(qp, used + bytes) + qp->headroom;
+	for (; lossless != 0; lossless &= (uint8_t)(lossless - 1)) {
+		tc = (unsigned int)__builtin_ctz(lossless);
+		if (__atomic_load_n(&rsw_qos.port[in_port].pg_bytes[tc], __ATOMIC_RELAXED) +
+			    tc_bytes[tc] >
+		    pg_max)
+			return false;
+	}
+	return true;
+}
+
+/* Whether the staged frames of port sg fit their queues: each TC's bytes within burst_bytes. */
+static inline bool
+stage_fits(const struct rsw_qos_params *qp, const struct rsw_stage *sg)
+{
+	uint8_t tcs = sg->tcs;
+	unsigned int tc;
+
+	for (; tcs != 0; tcs &= (uint8_t)(tcs - 1)) {
+		tc = (unsigned int)__builtin_ctz(tcs);
+		if (rsw_stage_bytes(sg->tc[tc]) > qp->burst_bytes[tc])
+			return false;
+	}
+	return true;
+}
+
+uint32_t
+rsw_mmu_admit_burst(struct rsw_burst *c, struct rsw_lcore_stats *st,
+		    const struct rsw_qos_params *qp, uint16_t in_port)
+{
+	uint64_t tc_bytes[RSW_N_TC] = {0}, bytes = 0;
+	uint32_t ports, whole = 0;
+	struct rsw_stage *sg;
+	uint8_t tcs = 0, t;
+	unsigned int tc;
+	uint16_t p, k;
+
+	if (likely(rsw_dp.admit_burst)) {
+		for (ports = c->staged; ports != 0; ports &= ports - 1) {
+			sg = &c->stage[__builtin_ctz(ports)];
+			tcs |= sg->tcs;
+			for (t = sg->tcs; t != 0; t &= (uint8_t)(t - 1)) {
+				tc = (unsigned int)__builtin_ctz(t);
+				tc_bytes[tc] += rsw_stage_bytes(sg->tc[tc]);
+			}
+		}
+		for (tc = 0; tc < RSW_N_TC; tc++)
+			bytes += tc_bytes[tc];
+		if (likely(burst_fits(qp, in_port, tcs, tc_bytes, bytes)))
+			for (ports = c->staged; ports != 0; ports &= ports - 1) {
+				p = (uint16_t)__builtin_ctz(ports);
+				if (likely(stage_fits(qp, &c->stage[p]) && rsw_queue_open(c, p)))
+					whole |= 1u << p;
+			}
+	}
+	for (ports = c->staged & ~whole; ports != 0; ports &= ports - 1) {
+		p = (uint16_t)__builtin_ctz(ports);
+		sg = &c->stage[p];
+		for (k = 0; k < sg->n; k++)
+			rsw_mmu_admit(c, st, qp, in_port, p, sg->m[k], sg->idx[k]);
+	}
+	return whole;
 }

@@ -2,9 +2,11 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * Step 8 of the packet path: cut-through to an idle port this lcore owns, or
- * the egress rings (one bulk enqueue per (port, TC), the gauges added once per
- * slot before the frames become visible to the owner).
+ * Steps 8-9 of the packet path (rsw_queue.h): a port's staged frames straight
+ * to the PMD, or the slots of frames admitted one by one: cut-through to an
+ * idle port this lcore owns, or the egress rings (one bulk enqueue per (port,
+ * TC), the gauges added once per slot before the frames become visible to the
+ * owner).
  */
 
 #include <string.h>
@@ -14,6 +16,62 @@
 #include <rte_ring.h>
 
 #include "rsw_queue.h"
+
+bool
+rsw_queue_open(const struct rsw_burst *c, uint16_t p)
+{
+	const struct rsw_qos_port *qport = &rsw_qos.port[p];
+	const struct rsw_stage *sg = &c->stage[p];
+	uint64_t storm, bytes = 0;
+	uint8_t tcs = sg->tcs, stormy = 0;
+	unsigned int tc;
+
+	if (!rsw_dp.cut_through || rsw_dp.ports[p].owner != rte_lcore_id() || !rsw_port_idle(p))
+		return false;
+	memcpy(&storm, qport->storm_drop, sizeof(storm));
+	if (unlikely(storm != 0))
+		for (tc = 0; tc < RSW_N_TC; tc++)
+			stormy |= (uint8_t)((qport->storm_drop[tc] != 0) << tc);
+	if (unlikely(((rsw_paused_mask(qport, c->now) | stormy) & tcs) != 0))
+		return false;
+	if (qport->speed_bps) {
+		struct rsw_port_sched *ps = &rsw_sched[p];
+
+		for (; tcs != 0; tcs &= (uint8_t)(tcs - 1))
+			bytes += rsw_stage_bytes(sg->tc[__builtin_ctz(tcs)]);
+		rsw_shaper_refill(ps, qport->speed_bps, rsw_dp.ports[p].mtu, c->now);
+		if (ps->tokens_milli < rsw_wire_milli(bytes, sg->n))
+			return false;
+	}
+	return true;
+}
+
+uint16_t
+rsw_queue_tx_staged(struct rsw_burst *c, struct rsw_lcore_stats *st, uint32_t ports)
+{
+	uint16_t p, n_tx = 0;
+
+	for (; ports != 0; ports &= ports - 1) {
+		struct rsw_stage *sg;
+		uint64_t bytes = 0, w;
+		uint8_t tcs;
+		unsigned int tc;
+
+		p = (uint16_t)__builtin_ctz(ports);
+		sg = &c->stage[p];
+		for (tcs = sg->tcs; tcs != 0; tcs &= (uint8_t)(tcs - 1)) {
+			tc = (unsigned int)__builtin_ctz(tcs);
+			w = sg->tc[tc];
+			bytes += rsw_stage_bytes(w);
+			rsw_count_cut_through(st, p, (uint8_t)tc, (uint32_t)w, rsw_stage_bytes(w));
+		}
+		if (rsw_qos.port[p].speed_bps)
+			rsw_sched[p].tokens_milli -= rsw_wire_milli(bytes, sg->n);
+		rsw_port_tx(st, p, sg->m, sg->n, bytes); /* pending is empty: room for 32 */
+		n_tx = (uint16_t)(n_tx + sg->n);
+	}
+	return n_tx;
+}
 
 void
 rsw_queue_cut_through(struct rsw_burst *c, struct rsw_lcore_stats *st,

@@ -116,4 +116,18 @@ rsw_mmu_admit(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rsw_
 	rsw_mmu_admit_slow(c, st, qp, in_port, sl, m, idx);
 }
 
+/**
+ * Step 7 (MMU) for the frames resolve staged (c->stage), decided once per burst: when every
+ * staged byte fits in the shared buffer and, for a lossless TC, in its ingress PG's room, a
+ * port whose staged bytes of each TC are within burst_bytes[] (below its queue limit, trim
+ * threshold and kmin) that may send now (rsw_queue_open) is
+ * admitted whole: its frames never enter the buffer, no slot is made for them, and the
+ * returned mask has its bit (rsw_queue_tx_staged sends them). Every other staged frame goes
+ * through rsw_mmu_admit, port by port in the order staged, into the burst's slots. With
+ * rsw_dp.admit_burst off (tests), every frame does.
+ * @return the ports admitted whole.
+ */
+uint32_t rsw_mmu_admit_burst(struct rsw_burst *c, struct rsw_lcore_stats *st,
+			     const struct rsw_qos_params *qp, uint16_t in_port);
+
 #endif /* RSW_MMU_H */

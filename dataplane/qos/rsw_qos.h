@@ -153,12 +153,12 @@ struct rsw_qos_params {
 	uint64_t cnp_coalesce_ticks; /* 0 = off */
 
 	/*
-	 * The express path (worker.c): a burst whose frames of TC t, all to idle queues, are at
-	 * most express_bytes[t] is admitted whole: below the lossy queue limit, the trim threshold
-	 * if t is trimmed and kmin if t has ECN (no mark: at enqueue q <= kmin, at dequeue
-	 * cut-through).
+	 * The per-burst admission (mmu.c, rsw_mmu_admit_burst): the frames of TC t a burst stages
+	 * on an idle port are admitted whole when they are at most burst_bytes[t]: below the lossy
+	 * queue limit, the trim threshold if t is trimmed and kmin if t has ECN (no mark: at
+	 * enqueue q <= kmin, at dequeue cut-through).
 	 */
-	uint64_t express_bytes[RSW_N_TC];
+	uint64_t burst_bytes[RSW_N_TC];
 };
 
 /* Shared, cache-aligned state of one port. Writer → readers of each field in its comment. */
@@ -301,7 +301,7 @@ void rsw_port_tx(struct rsw_lcore_stats *st, uint16_t p, struct rte_mbuf **m, ui
 /** Free rings (draining mbufs). */
 void rsw_qos_fini(void);
 
-/** Set the fields of params derived from the others (express_bytes[]): after any change. */
+/** Set the fields of params derived from the others (burst_bytes[]): after any change. */
 void rsw_qos_params_derive(struct rsw_qos_params *qp);
 
 /**

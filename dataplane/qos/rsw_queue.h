@@ -2,15 +2,22 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * Step 8 of the packet path (DESIGN.md §3): the burst's admitted frames,
- * staged per (egress port, TC) slot, go to the PMD at once when the port is
- * idle (cut-through), or into the egress rings for the scheduler (sched.c).
+ * Steps 8-9 of the packet path (DESIGN.md §3): resolve stages each frame on
+ * its egress port (rsw_stage); a port admitted whole (rsw_mmu_admit_burst)
+ * sends its staged frames to the PMD at once (rsw_queue_tx_staged); frames
+ * admitted one by one wait in (egress port, TC) slots and go cut-through when
+ * the port is idle, or into the egress rings for the scheduler (sched.c).
  */
 
 #ifndef RSW_QUEUE_H
 #define RSW_QUEUE_H
 
+#include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
+
+#include <rte_branch_prediction.h>
+#include <rte_mbuf.h>
 
 #include "rsw_burst.h"
 #include "rsw_fib.h"
@@ -28,6 +35,50 @@ rsw_count_cut_through(struct rsw_lcore_stats *st, uint16_t p, uint8_t tc, uint32
 	q[RSW_QC_dequeued_packets] += packets;
 	q[RSW_QC_dequeued_bytes] += bytes;
 }
+
+/**
+ * Step 8, stage: frame m (burst index idx, its TC in c->info[idx]) leaves by egress port out, in
+ * the order staged (a CNP is not staged: resolve admits it alone).
+ */
+static __rte_always_inline void
+rsw_stage(struct rsw_burst *c, uint16_t out, struct rte_mbuf *m, uint8_t idx)
+{
+	struct rsw_stage *sg = &c->stage[out];
+	const struct rsw_pkt_info *info = &c->info[idx];
+	uint8_t tc = info->tc;
+
+	if (unlikely(!((c->staged >> out) & 1))) {
+		c->staged |= 1u << out;
+		memset(sg->tc, 0, sizeof(sg->tc));
+		sg->n = 0;
+		sg->tcs = 0;
+	}
+	sg->m[sg->n] = m;
+	sg->idx[sg->n++] = idx;
+	sg->tc[tc] += (uint64_t)rte_pktmbuf_pkt_len(m) << 32 | 1;
+	sg->tcs |= (uint8_t)(1u << tc);
+}
+
+/** Bytes staged on a port for the TC of count word w (struct rsw_stage.tc). */
+static inline uint64_t
+rsw_stage_bytes(uint64_t w)
+{
+	return w >> 32;
+}
+
+/**
+ * Step 9, whether staged port p may take its frames straight to the PMD now: cut-through on,
+ * a port this lcore owns, idle (nothing queued: nothing is overtaken), none of its staged TCs
+ * paused or under a watchdog drop, and the shaper's tokens for all of them.
+ */
+bool rsw_queue_open(const struct rsw_burst *c, uint16_t p);
+
+/**
+ * Step 9 for ports admitted whole (bit p of ports: rsw_mmu_admit_burst): each sends its staged
+ * frames in one tx burst, counted enqueued and dequeued at once (as cut-through), the shaper's
+ * tokens taken once. @return the frames sent.
+ */
+uint16_t rsw_queue_tx_staged(struct rsw_burst *c, struct rsw_lcore_stats *st, uint32_t ports);
 
 /**
  * Step 8, cut-through: a queue of an idle port this lcore owns sends its slot straight to the

@@ -5,7 +5,7 @@
  * Steps 4-6 of the packet path for the frames of one bulk lookup (see
  * rsw_resolve.h): a route (plain or a group), a connected subnet (its
  * neighbour), local delivery, or no route; then the MTU, the neighbour's MAC,
- * the rewrite and admission.
+ * the rewrite, and the frame staged on its egress port.
  */
 
 #include <rte_branch_prediction.h>
@@ -13,6 +13,7 @@
 
 #include "rsw_lb.h"
 #include "rsw_mmu.h"
+#include "rsw_queue.h"
 #include "rsw_resolve.h"
 #include "rsw_rewrite.h"
 
@@ -49,7 +50,7 @@ icmp_error(struct rsw_burst *c, struct rsw_lcore_stats *st, uint8_t answer, uint
 	c->err[c->n_err++] = m;
 }
 
-/* Steps 4-6 for one looked-up packet: result, load balance, MTU, neighbour, rewrite, admit. */
+/* Steps 4-6 for one looked-up packet: result, load balance, MTU, neighbour, rewrite, stage. */
 static __rte_always_inline void
 forward_one(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rsw_tables *t,
 	    uint16_t in_port, struct rte_mbuf *m, uint8_t idx, uint64_t nhv)
@@ -57,6 +58,7 @@ forward_one(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rsw_ta
 	const struct rsw_pkt_info *info = &c->info[idx];
 	const struct rsw_result *r = &t->results[nhv] /* < n_results: rsw_tables_add_route */;
 	const uint8_t *l3 = rte_pktmbuf_mtod_offset(m, const uint8_t *, info->l3_off);
+	struct rsw_lb_member_stats *lb;
 	uint32_t neigh_idx;
 	uint16_t out;
 	uint64_t mac;
@@ -92,7 +94,7 @@ forward_one(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rsw_ta
 			out = nh->port;
 			neigh_idx = nh->neigh;
 		}
-		rsw_lb_count(&st->lb[r->id][mi], rte_pktmbuf_pkt_len(m));
+		lb = &st->lb[r->id][mi];
 	} else {
 		switch (r->type) {
 		case RSW_RES_LOCAL:
@@ -104,6 +106,7 @@ forward_one(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rsw_ta
 			if (unlikely(info->ttl <= 1))
 				goto ttl;
 			out = r->port;
+			lb = &st->connected;
 			if (likely(r->adj_mask != 0) && info->kind == RSW_PK_IPV4) {
 				/* The subnet's adjacency: RSW_ADJ_NONE (unresolved) is UINT32_MAX. */
 				neigh_idx = rsw_adj_lookup4(
@@ -124,6 +127,7 @@ forward_one(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rsw_ta
 		}
 	}
 
+	rsw_lb_count(lb, rte_pktmbuf_pkt_len(m));
 	/* fwd_mtu is the MTU of a port that is up: one compare for the common case. */
 	if (unlikely(info->l3_len > rsw_dp.ports[out].fwd_mtu)) {
 		if (unlikely(rsw_dp.ports[out].admin_down)) {
@@ -146,7 +150,12 @@ forward_one(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rsw_ta
 		return;
 	}
 	rsw_rewrite_word(m, info->l3_off, info->kind, mac, &rsw_dp.ports[out].mac);
-	rsw_mmu_admit(c, st, &t->qos, in_port, out, m, idx);
+	/* A CNP has admission rules of its own (never tail-dropped, counted cnp_tx): admitted
+	 * alone, after the port's staged frames. */
+	if (unlikely(info->flags & RSW_PF_CNP))
+		rsw_mmu_admit(c, st, &t->qos, in_port, out, m, idx);
+	else
+		rsw_stage(c, out, m, idx);
 	return;
 ttl:
 	/* Time exceeded is always answered (traceroute), rate-limited by the control thread. */

@@ -30,7 +30,7 @@ void rsw_punt_meta(struct rte_mbuf *m, const struct rsw_pkt_info *info, uint16_t
 /**
  * Resolve, rewrite and admit n frames of one family looked up together: m[k] is burst frame
  * idx[k] (its info in c), nh[k] its FIB result. Drops are counted and gathered in c->freed,
- * punts in c->punt and c->err, admitted frames in c's slots.
+ * punts in c->punt and c->err, the frames to forward staged on their egress ports (c->stage).
  */
 void rsw_resolve_burst(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rsw_tables *t,
 		       uint16_t in_port, struct rte_mbuf *const *m, const uint8_t *idx,

@@ -111,11 +111,9 @@ struct rsw_lcore_stats {
 	struct rsw_lb_member_stats lb[RSW_MAX_GROUPS][RSW_MAX_NEXTHOPS];
 	struct rsw_qos_stats qos;
 	struct rsw_lb_lcore lb_state; /* not counters: this lcore's round-robin and flowlets */
-	uint64_t express_packets;     /* forwarded by the express path (express.c; tests, perf) */
-	/* Frames and bytes the express path sent to hosts of connected subnets (tests, perf). */
+	uint64_t admitted_whole;      /* frames sent by ports admitted whole (qos/mmu.c; tests) */
+	/* Frames and bytes resolved to hosts of connected subnets (route/resolve.c; tests, perf). */
 	struct rsw_lb_member_stats connected;
-	/* Not counters: bursts of each ingress port left to the general path (worker.c). */
-	uint8_t express_skip[RSW_MAX_PORTS];
 };
 
 /* Slots indexed by lcore id; NULL where the lcore has none. */

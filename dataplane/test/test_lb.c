@@ -823,9 +823,9 @@ test_lb_hash_layout(void **state)
 	lb_tables_free(t);
 }
 
-/* One frame to port_mac for test_lb_hash_express (i picks the kind; IPv4 when !v6). */
+/* One frame to port_mac for test_lb_hash_burst (i picks the kind; IPv4 when !v6). */
 static void
-express_frame(struct ut_frame *fr, const uint8_t port_mac[6], unsigned int i, int v6)
+hash_frame(struct ut_frame *fr, const uint8_t port_mac[6], unsigned int i, int v6)
 {
 	static const uint8_t protos[] = {IPPROTO_UDP, IPPROTO_TCP, IPPROTO_SCTP, IPPROTO_ICMP, 47};
 	static const uint16_t dports[] = {RSW_UDP_PORT_ROCEV2, RSW_UDP_PORT_UET, 53};
@@ -868,56 +868,60 @@ express_frame(struct ut_frame *fr, const uint8_t port_mac[6], unsigned int i, in
 }
 
 /*
- * The express path's flow hash, from the IP header alone (rsw_lb_hash_express4/6), is
- * rsw_lb_hash of what rsw_parse finds, for every frame the express path takes: UDP to the
- * RoCEv2 port (a BTH and its dest QP), to the UET port and to others, TCP, SCTP, ICMP, another
- * protocol, IPv4 fragments, IPv6 with its flow label; whatever the fields, symmetry, algorithm
- * and seed. A frame whose hash the path got wrong would leave by another member than the rest
- * of its flow.
+ * The load-balance step's burst hash (rsw_lb_hash_burst, inline, from the parse record) is
+ * rsw_lb_hash for a frame whose result is a group of two or more members, and leaves the others
+ * (a plain route) unhashed: UDP to the RoCEv2 port (a BTH and its dest QP), to the UET port and
+ * to others, TCP, SCTP, ICMP, another protocol, IPv4 fragments, IPv6 with its flow label;
+ * whatever the fields, symmetry, algorithm and seed. A frame whose hash the step got wrong
+ * would leave by another member than the rest of its flow.
  */
 static void
-test_lb_hash_express(void **state)
+test_lb_hash_burst(void **state)
 {
 	const uint8_t port_mac[6] = {2, 0, 0, 0, 0, 7};
 	struct rte_ether_addr ea;
 	struct rsw_tables *t = lb_tables_new();
-	const struct rte_ipv4_hdr *ip4;
-	const struct rte_ipv6_hdr *ip6;
-	struct rsw_pkt_info info;
-	struct rsw_lb_sel sel;
+	struct rsw_result res[2] = {
+		{.type = RSW_RES_GROUP, .single = 1}, /* a plain route */
+		{.type = RSW_RES_GROUP},              /* a group of 2+: hashes */
+	};
+	struct rsw_result *saved = t->results;
+	struct rsw_pkt_info info[2];
+	struct rte_mbuf *m[2];
+	const uint8_t idx[2] = {1, 0};
+	const uint64_t nh[2] = {0, 1}; /* m[0] (info[1]) plain, m[1] (info[0]) a group */
+	uint32_t hash[2];
 	struct ut_frame fr;
-	struct rte_mbuf *m;
-	unsigned int i, taken = 0, flags = 0;
+	unsigned int i, flags = 0;
 
 	(void)state;
 	memcpy(ea.addr_bytes, port_mac, 6);
+	t->results = res;
 	rte_srand(7);
 	for (i = 0; i < 20000; i++) {
-		express_frame(&fr, port_mac, i, (i / 5) % 2);
-		m = ut_mbuf(pool, &fr);
-		assert_non_null(m);
+		hash_frame(&fr, port_mac, i, (i / 5) % 2);
+		m[0] = ut_mbuf(pool, &fr);
+		m[1] = ut_mbuf(pool, &fr);
+		assert_non_null(m[0]);
+		assert_non_null(m[1]);
 		t->hash_fields = (uint32_t)rte_rand() & 0xff;
 		t->hash_seed = (uint32_t)rte_rand();
 		t->hash_symmetric = (uint8_t)(rte_rand() & 1);
 		t->hash_algorithm = (uint8_t)(i % 3 == 0 ? RSW_HASH_TOEPLITZ : RSW_HASH_CRC32);
-		rsw_lb_sel_init(&sel, t);
-		rsw_parse_inline(m, &ea, &info);
-		ip4 = rsw_parse_express4(m, rsw_mac48(&ea));
-		ip6 = rsw_parse_express6(m, rsw_mac48(&ea));
-		if (ip4 != NULL)
-			assert_int_equal(rsw_lb_hash_express4(&sel, ip4), rsw_lb_hash(t, m, &info));
-		if (ip6 != NULL)
-			assert_int_equal(rsw_lb_hash_express6(&sel, ip6), rsw_lb_hash(t, m, &info));
-		if (ip4 != NULL || ip6 != NULL) {
-			taken++;
-			flags |= 1u << (info.flags & (RSW_PF_L4 | RSW_PF_BTH | RSW_PF_UET));
-		}
-		rte_pktmbuf_free(m);
+		assert_true(rsw_parse_inline(m[0], &ea, &info[1]) != RSW_PK_DROP);
+		assert_true(rsw_parse_inline(m[1], &ea, &info[0]) != RSW_PK_DROP);
+		hash[0] = hash[1] = 0x5eed;
+		rsw_lb_hash_burst(t, m, info, idx, nh, 2, hash);
+		assert_int_equal(hash[0], rsw_lb_hash(t, m[1], &info[0]));
+		assert_int_equal(hash[1], 0x5eed);
+		flags |= 1u << (info[0].flags & (RSW_PF_L4 | RSW_PF_BTH | RSW_PF_UET));
+		rte_pktmbuf_free(m[0]);
+		rte_pktmbuf_free(m[1]);
 	}
-	/* The express path took them all: with and without ports, with a BTH, UET. */
-	assert_int_equal(taken, 20000);
+	/* With and without ports, with a BTH, UET. */
 	assert_int_equal(flags, 1u << 0 | 1u << RSW_PF_L4 | 1u << (RSW_PF_L4 | RSW_PF_BTH) |
 					1u << (RSW_PF_L4 | RSW_PF_UET));
+	t->results = saved;
 	lb_tables_free(t);
 }
 
@@ -1039,7 +1043,7 @@ main(void)
 		cmocka_unit_test(test_lb_flowlet_table_bounded),
 		cmocka_unit_test(test_lb_adaptive),
 		cmocka_unit_test(test_lb_hash_layout),
-		cmocka_unit_test(test_lb_hash_express),
+		cmocka_unit_test(test_lb_hash_burst),
 		cmocka_unit_test(test_lb_cnp_hash),
 		cmocka_unit_test(test_lb_mode_precedence),
 	};

@@ -516,31 +516,32 @@ test_unknown_ethertype(void **state)
 /* Good frames. */
 
 /*
- * Whether the express path's check takes the first len bytes of f (ol_flags into the mbuf);
- * a frame it takes must parse as the routed kind it assumes, with l3_off 14.
+ * Whether the parse step's common case (rsw_parse_fast returning the IP header: the branch the
+ * pipeline classifies by DSCP alone) takes frame f (ol_flags into the mbuf), not counting a CNP
+ * (which it parses, for classify's CNP rules); a frame it parses must give rsw_parse's record,
+ * with l3_off 14.
  */
 static bool
-express_takes(const struct ut_frame *f, uint64_t ol_flags)
+fast_takes(const struct ut_frame *f, uint64_t ol_flags)
 {
 	struct rte_mbuf *m = ut_mbuf_ext(pool, f->b, f->len);
 	const uint64_t mac48 = rsw_mac48((const struct rte_ether_addr *)port_mac);
-	struct rsw_pkt_info info;
-	bool v4, v6;
+	struct rsw_pkt_info info, ref;
+	const uint8_t *l3;
+	enum rsw_pkt_kind k;
 
 	assert_non_null(m);
 	m->ol_flags |= ol_flags;
-	v4 = rsw_parse_express4(m, mac48) != NULL;
-	v6 = rsw_parse_express6(m, mac48) != NULL;
-	if (v4 || v6) {
-		assert_false(v4 && v6);
-		assert_int_equal(rsw_parse(m, (const struct rte_ether_addr *)port_mac, &info),
-				 v4 ? RSW_PK_IPV4 : RSW_PK_IPV6);
+	k = rsw_parse_fast(m, mac48, (const struct rte_ether_addr *)port_mac, &info, &l3);
+	if (l3 != NULL) {
+		assert_true(k == RSW_PK_IPV4 || k == RSW_PK_IPV6);
+		assert_int_equal(rsw_parse(m, (const struct rte_ether_addr *)port_mac, &ref), k);
+		assert_memory_equal(&info, &ref, sizeof(info));
 		assert_int_equal(info.l3_off, 14);
-		assert_true(info.ttl > 1);
-		assert_false(info.flags & RSW_PF_CNP);
+		assert_ptr_equal(l3, rte_pktmbuf_mtod_offset(m, const uint8_t *, 14));
 	}
 	rte_pktmbuf_free(m);
-	return v4 || v6;
+	return l3 != NULL && !(info.flags & RSW_PF_CNP);
 }
 
 /* rsw_parse_inline (the inline common case) on frame f with the port's checksum word flags. */
@@ -560,7 +561,7 @@ parse_fast_flags(const struct ut_frame *f, uint64_t ol_flags, struct rsw_pkt_inf
 /*
  * The port's word on the IPv4 header checksum is trusted: GOOD (and NONE: the header checked,
  * its checksum field not to be) passes a wrong checksum, BAD drops a right one, and only
- * UNKNOWN computes it; in each parser (rsw_parse, the inline case, the express parser), with
+ * UNKNOWN computes it; in each parser (rsw_parse, the inline case, its common branch), with
  * and without options.
  */
 static void
@@ -608,8 +609,8 @@ test_ipv4_cksum_offload(void **state)
 							 RSW_PK_DROP);
 					assert_int_equal(info.drop, RSW_PC_parse_errors);
 				}
-				/* The express parser takes no options; else as rsw_parse. */
-				assert_int_equal(express_takes(&f, flags[i]), ok && !opt);
+				/* The common case takes no options; else as rsw_parse. */
+				assert_int_equal(fast_takes(&f, flags[i]), ok && !opt);
 			}
 }
 
@@ -622,74 +623,73 @@ build_ipv4_udp_len(struct ut_frame *f, uint16_t udp_len)
 	f->b[39] = (uint8_t)udp_len;
 }
 
-/* Where the express path's frame check (rsw_parse_express4/6) stops: each bound both ways. */
+/*
+ * Where the parse step's common case (rsw_parse_fast's inline branch) stops: each bound both
+ * ways. What it takes is rsw_parse's record (fast_takes); the TTL is resolve's to check.
+ */
 static void
-test_express_bounds(void **state)
+test_parse_fast_bounds(void **state)
 {
 	struct ut_frame f;
 	uint16_t n;
 
 	(void)state;
 	build_ipv4_udp(&f, 1, 2, 10);
-	assert_true(express_takes(&f, 0));
+	assert_true(fast_takes(&f, 0));
 	/* The UDP length field: below 8 refused; 8, and lengths with either byte set, taken. */
 	for (n = 0; n < 8; n++) {
 		build_ipv4_udp_len(&f, n);
-		assert_false(express_takes(&f, 0));
+		assert_false(fast_takes(&f, 0));
 	}
 	build_ipv4_udp_len(&f, 8);
-	assert_true(express_takes(&f, 0));
+	assert_true(fast_takes(&f, 0));
 	build_ipv4_udp_len(&f, 28);
-	assert_true(express_takes(&f, 0));
-	/* 28 bytes of IP packet at least, whatever the protocol. */
+	assert_true(fast_takes(&f, 0));
+	/* Any protocol, any payload: an IPv4 header alone is enough. */
 	ut_eth(&f, port_mac, peer_mac, RTE_ETHER_TYPE_IPV4);
 	ut_ipv4(&f, 0, 64, IPPROTO_ICMP, IP4_SRC, IP4_DST, 7);
 	ut_zeros(&f, 60 - f.len);
-	assert_false(express_takes(&f, 0));
-	ut_eth(&f, port_mac, peer_mac, RTE_ETHER_TYPE_IPV4);
-	ut_ipv4(&f, 0, 64, IPPROTO_ICMP, IP4_SRC, IP4_DST, 8);
-	ut_zeros(&f, 60 - f.len);
-	assert_true(express_takes(&f, 0));
+	assert_true(fast_takes(&f, 0));
 	/* The total length past the frame. */
 	build_ipv4_udp(&f, 1, 2, 10);
 	f.len--;
-	assert_false(express_takes(&f, 0));
-	/* TTL 1 refused, 2 taken. */
+	assert_false(fast_takes(&f, 0));
+	/* TTL 1 and 2 both parsed (resolve answers TTL 1). */
 	ut_eth(&f, port_mac, peer_mac, RTE_ETHER_TYPE_IPV4);
 	ut_ipv4(&f, 0, 1, IPPROTO_UDP, IP4_SRC, IP4_DST, 18);
 	ut_udp(&f, 1, 2, 18);
 	ut_zeros(&f, 10);
-	assert_false(express_takes(&f, 0));
+	assert_true(fast_takes(&f, 0));
 	f.b[22] = 2;
 	fix_ipv4_cksum(&f, 14);
-	assert_true(express_takes(&f, 0));
+	assert_true(fast_takes(&f, 0));
 	/* A bad header checksum: refused, unless the NIC said it is good. */
 	f.b[24] ^= 0x10;
-	assert_false(express_takes(&f, 0));
-	assert_true(express_takes(&f, RTE_MBUF_F_RX_IP_CKSUM_GOOD));
-	/* RoCEv2: a whole BTH taken, a CNP or 11 bytes of BTH refused. */
+	assert_false(fast_takes(&f, 0));
+	assert_true(fast_takes(&f, RTE_MBUF_F_RX_IP_CKSUM_GOOD));
+	/* RoCEv2: a whole BTH taken, a CNP (classify's) or 11 bytes of BTH not. */
 	ut_eth(&f, port_mac, peer_mac, RTE_ETHER_TYPE_IPV4);
 	ut_ipv4(&f, 0, 64, IPPROTO_UDP, IP4_SRC, IP4_DST, 8 + RSW_BTH_LEN);
 	ut_udp(&f, 1000, RSW_UDP_PORT_ROCEV2, 8 + RSW_BTH_LEN);
 	ut_bth(&f, 0x04, 0x123456, 1);
-	assert_true(express_takes(&f, 0));
+	assert_true(fast_takes(&f, 0));
 	f.b[42] = RSW_BTH_OPCODE_CNP;
-	assert_false(express_takes(&f, 0));
+	assert_false(fast_takes(&f, 0));
 	build_ipv6_udp(&f, port_mac, 1000, RSW_UDP_PORT_ROCEV2, 11);
-	assert_false(express_takes(&f, 0));
+	assert_false(fast_takes(&f, 0));
 	build_ipv6_udp(&f, port_mac, 1000, RSW_UDP_PORT_ROCEV2, 12);
-	assert_true(express_takes(&f, 0));
-	/* IPv6: 8 payload bytes at least, the hop limit above 1, to the port's MAC. */
+	assert_true(fast_takes(&f, 0));
+	/* IPv6: a UDP header cut short refused, any hop limit parsed, only to the port's MAC. */
 	build_ipv6_udp(&f, port_mac, 1, 2, 0);
-	assert_true(express_takes(&f, 0));
+	assert_true(fast_takes(&f, 0));
 	f.b[19] = 7;
 	f.len = (uint16_t)(f.len - 1);
-	assert_false(express_takes(&f, 0));
+	assert_false(fast_takes(&f, 0));
 	build_ipv6_udp(&f, port_mac, 1, 2, 4);
 	f.b[21] = 1;
-	assert_false(express_takes(&f, 0));
+	assert_true(fast_takes(&f, 0));
 	build_ipv6_udp(&f, other_mac, 1, 2, 4);
-	assert_false(express_takes(&f, 0));
+	assert_false(fast_takes(&f, 0));
 }
 
 static void
@@ -1145,7 +1145,7 @@ main(void)
 		cmocka_unit_test(test_l2_control),
 		cmocka_unit_test(test_unknown_ethertype),
 		cmocka_unit_test(test_ipv4_udp),
-		cmocka_unit_test(test_express_bounds),
+		cmocka_unit_test(test_parse_fast_bounds),
 		cmocka_unit_test(test_vlan),
 		cmocka_unit_test(test_ipv4_options),
 		cmocka_unit_test(test_ipv4_fragment),

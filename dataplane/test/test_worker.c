@@ -1005,29 +1005,30 @@ test_mixed_burst(void **state)
 }
 
 /*
- * The express path (worker.c): the plain-route frames of a burst go straight to an idle port
- * while the rest of the burst takes the general path. Whichever path a frame takes, what
- * leaves and every counter are the same.
+ * The admit step decided per burst (rsw_mmu_admit_burst): the frames resolve staged on an idle
+ * port go straight to it, admitted whole, while CNPs and the frames of ports it does not admit
+ * whole are admitted one by one. Admitted whole, one by one and cut-through, or one by one and
+ * queued: what leaves and every counter are the same.
  */
 
-/* What one run of the express burst did. */
+/* What one run of the mixed burst did. */
 struct xrun {
 	struct rsw_port_stats d[N_PORTS];        /* counter deltas */
 	uint64_t q3[RSW_N_QUEUE_CTRS];           /* port 3 TC 0 queue counter deltas */
 	uint64_t lb;                             /* packets of the two plain routes to port 3 */
 	struct rsw_lb_member_stats g[N_PORTS];   /* the ECMP group's members */
-	uint64_t express;                        /* express_packets delta */
+	uint64_t whole;                          /* admitted_whole delta */
 	unsigned int n[N_PORTS];                 /* frames sent per port */
 	struct ut_frame out[N_PORTS][RSW_BURST]; /* their bytes, in order */
 };
 
 /*
  * 32 frames received on port 0: i % 8 < 3 to 10.99.0.0/16 and 3 to 2001:db8:99::/48 (port 3:
- * express), 4 a CNP to 10.99.0.0/16 (general: cnp_rx, then forwarded), 5 too big for port 2's
+ * staged), 4 a CNP to 10.99.0.0/16 (cnp_rx, admitted alone, forwarded), 5 too big for port 2's
  * MTU (10.98.0.0/16), 6 TTL 1, 7 to the ECMP group.
  */
 static void
-express_frames(struct ut_frame *f)
+mixed_frames(struct ut_frame *f)
 {
 	uint8_t mac[6];
 	unsigned int i;
@@ -1068,10 +1069,10 @@ express_frames(struct ut_frame *f)
 }
 
 static void
-express_run(const struct ut_frame *f, struct xrun *x)
+mixed_run(const struct ut_frame *f, struct xrun *x)
 {
 	uint64_t lb = st->lb[plain_id[0]][0].packets + st->lb[plain_id[2]][0].packets;
-	uint64_t q[RSW_N_QUEUE_CTRS], e = st->express_packets;
+	uint64_t q[RSW_N_QUEUE_CTRS], e = st->admitted_whole;
 	struct rte_mbuf *out[RSW_BURST];
 	unsigned int i, c;
 	uint16_t p;
@@ -1080,7 +1081,7 @@ express_run(const struct ut_frame *f, struct xrun *x)
 	memcpy(q, st->qos.q[3][0], sizeof(q));
 	st->lb_state.rr[group_id] = 0; /* spray: every run from the same position */
 	run(0, f, RSW_BURST);
-	x->express = st->express_packets - e;
+	x->whole = st->admitted_whole - e;
 	for (p = 0; p < N_PORTS; p++) {
 		x->n[p] = egress(p, out, RSW_BURST);
 		for (i = 0; i < x->n[p]; i++) {
@@ -1124,30 +1125,29 @@ expect_same_run(const struct xrun *a, const struct xrun *o, unsigned int r)
 				    memcmp(a->out[i][k].b, o->out[i][j].b, a->out[i][k].len) == 0)
 					break;
 			if (j == o->n[i])
-				fail_msg("port %u: frame %u of the express run not in run %u", i, k,
+				fail_msg("port %u: frame %u of the first run not in run %u", i, k,
 					 r);
 		}
 }
 
 /*
- * The express burst through the express path (a), the general path with cut-through (b), and
- * queued and scheduled (c).
+ * The mixed burst admitted per burst (a), every frame admitted one by one with cut-through (b),
+ * and queued and scheduled (c).
  */
 static void
-express_runs(const struct ut_frame *f, struct xrun *a, struct xrun *b, struct xrun *c)
+mixed_runs(const struct ut_frame *f, struct xrun *a, struct xrun *b, struct xrun *c)
 {
 	set_icmp_unreachable(1);
 	rsw_dp.cut_through = true;
-	rsw_dp.express = true;
-	memset(st->express_skip, 0, sizeof(st->express_skip));
-	express_run(f, a);
-	assert_int_equal(st->express_skip[0], 0); /* most candidates went express */
-	rsw_dp.express = false;
-	express_run(f, b);
+	rsw_dp.admit_burst = true;
+	mixed_run(f, a);
+	rsw_dp.admit_burst = false;
+	mixed_run(f, b);
 	rsw_dp.cut_through = false;
-	express_run(f, c);
+	mixed_run(f, c);
+	rsw_dp.admit_burst = true;
 	set_icmp_unreachable(0);
-	assert_int_equal(b->express + c->express, 0);
+	assert_int_equal(b->whole + c->whole, 0);
 	expect_same_run(a, b, 1);
 	expect_same_run(a, c, 2);
 }
@@ -1180,22 +1180,22 @@ expect_sent3(const struct xrun *a, unsigned int at, const struct ut_frame *in, i
 }
 
 static void
-test_express(void **state)
+test_admit_burst(void **state)
 {
 	static struct ut_frame f[RSW_BURST];
 	static struct xrun a, b, c;
 	unsigned int i, k = 0, at, ecmp3 = 0;
 
 	(void)state;
-	express_frames(f);
-	express_runs(f, &a, &b, &c);
+	mixed_frames(f);
+	mixed_runs(f, &a, &b, &c);
 
 	/*
-	 * The 16 plain-route frames and the 4 ECMP frames went express (each ECMP frame to the
-	 * member the general path hashed it to: express_runs compared), first: IPv4 then IPv6,
-	 * each in arrival order; then the general path's frames to port 3, the CNPs.
+	 * The 16 plain-route frames and the 4 ECMP frames were admitted whole (each ECMP frame to
+	 * the member the runs one by one hashed it to: mixed_runs compared), first: IPv4 then IPv6,
+	 * each in arrival order; then the frames admitted alone to port 3, the CNPs.
 	 */
-	assert_int_equal(a.express, 20);
+	assert_int_equal(a.whole, 20);
 	for (i = 0; i < RSW_BURST; i++) {
 		if (i % 8 == 7 && find_sent(a.out[3], a.n[3], &f[i]) < a.n[3])
 			ecmp3++;
@@ -1206,7 +1206,7 @@ test_express(void **state)
 	for (i = 3; i < RSW_BURST; i += 8)
 		expect_sent3(&a, k++, &f[i], 1);
 	assert_int_equal(k, 16 + ecmp3);
-	for (i = 4; i < RSW_BURST; i += 8) { /* a CNP: after the express frames */
+	for (i = 4; i < RSW_BURST; i += 8) { /* a CNP: after the staged frames */
 		at = find_sent(a.out[3], a.n[3], &f[i]);
 		assert_true(at >= k);
 		expect_sent3(&a, at, &f[i], 0);
@@ -1225,43 +1225,45 @@ test_express(void **state)
 }
 
 /*
- * With a member down, the ECMP frames still go express: the down member's flows move over the
- * live members (rsw_lb_pick_live), as the general path moves them (express_runs compares).
+ * With a member down, the ECMP frames are still admitted whole: the down member's flows move
+ * over the live members (rsw_lb_pick_live), in every run alike (mixed_runs compares).
  */
 static void
-test_express_ecmp_member_down(void **state)
+test_admit_burst_member_down(void **state)
 {
 	static struct ut_frame f[RSW_BURST];
 	static struct xrun a, b, c;
 	const struct rsw_tables *t = rsw_fib_main.tables;
-	const struct rte_ipv4_hdr *ip;
-	struct rsw_lb_sel sel;
+	struct rsw_pkt_info info;
+	struct rte_ether_addr ea;
 	struct rte_mbuf *m;
+	uint8_t mac[6];
 	uint32_t mi;
 
 	(void)state;
-	express_frames(f);
+	mixed_frames(f);
 	/* Down: the member the first ECMP frame hashes to. */
 	m = ut_mbuf(pool, &f[7]);
 	assert_non_null(m);
-	rsw_lb_sel_init(&sel, t);
-	ip = rte_pktmbuf_mtod_offset(m, const struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
-	mi = rsw_lb_pick_hash(&t->groups[group_id], rsw_lb_hash_express4(&sel, ip));
+	port_mac(0, mac);
+	memcpy(ea.addr_bytes, mac, 6);
+	assert_int_equal(rsw_parse_inline(m, &ea, &info), RSW_PK_IPV4);
+	mi = rsw_lb_pick_hash(&t->groups[group_id], rsw_lb_hash(t, m, &info));
 	rte_pktmbuf_free(m);
 	rsw_lb_down[group_id] = (uint16_t)(1u << mi);
-	express_runs(f, &a, &b, &c);
+	mixed_runs(f, &a, &b, &c);
 	rsw_lb_down[group_id] = 0;
-	assert_int_equal(a.express, 20);
+	assert_int_equal(a.whole, 20);
 	assert_int_equal(a.g[mi].packets, 0);
 	assert_int_equal(a.g[0].packets + a.g[1].packets + a.g[2].packets + a.g[3].packets, 4);
 }
 
 /*
- * A group that sprays round-robin goes express too, member for member as the general path
- * picks them from the same position.
+ * A group that sprays round-robin is admitted whole too, member for member as the runs one by
+ * one pick them from the same position.
  */
 static void
-test_express_spray(void **state)
+test_admit_burst_spray(void **state)
 {
 	static struct ut_frame f[RSW_BURST];
 	static struct xrun a, b, c;
@@ -1271,10 +1273,10 @@ test_express_spray(void **state)
 
 	(void)state;
 	g->lb_mode = RSW_LB_SPRAY;
-	express_frames(f);
-	express_runs(f, &a, &b, &c);
+	mixed_frames(f);
+	mixed_runs(f, &a, &b, &c);
 	g->lb_mode = mode;
-	assert_int_equal(a.express, 20);
+	assert_int_equal(a.whole, 20);
 	/* The 4 ECMP frames, one per member in the spray sequence's order. */
 	for (p = 0; p < N_PORTS; p++)
 		assert_int_equal(a.g[p].packets, 1);
@@ -1291,27 +1293,24 @@ burst4_to_port3(struct ut_frame f[4])
 }
 
 /*
- * Send the four frames of burst4_to_port3 with the express path on: it must take none of them
- * (express_packets still e) and back off port 0.
+ * Send the four frames of burst4_to_port3 with cut-through on: the burst's admission must
+ * admit none of them whole (admitted_whole still e).
  */
 static void
-express_refused(const struct ut_frame f[4], uint64_t e)
+whole_refused(const struct ut_frame f[4], uint64_t e)
 {
 	rsw_dp.cut_through = true;
-	rsw_dp.express = true;
-	memset(st->express_skip, 0, sizeof(st->express_skip));
 	run(0, f, 4);
-	assert_int_equal(st->express_packets, e);
-	assert_int_equal(st->express_skip[0], RSW_EXPRESS_BACKOFF);
+	assert_int_equal(st->admitted_whole, e);
 }
 
-/* A port with a frame queued takes no express frame: nothing overtakes it. */
+/* A port with a frame queued is not admitted whole: nothing overtakes the frame. */
 static void
-test_express_behind_queue(void **state)
+test_admit_behind_queue(void **state)
 {
 	struct rte_mbuf *out[8];
 	struct ut_frame f[5];
-	uint64_t e = st->express_packets;
+	uint64_t e = st->admitted_whole;
 	unsigned int i, n;
 
 	(void)state;
@@ -1322,11 +1321,8 @@ test_express_behind_queue(void **state)
 	run(0, f, 1); /* queued: nobody drained port 3 */
 	assert_int_equal(rte_ring_count(rsw_qos.port[3].ring[0]), 1);
 	rsw_dp.cut_through = true;
-	rsw_dp.express = true;
-	memset(st->express_skip, 0, sizeof(st->express_skip));
 	run(0, f + 1, 4);
-	assert_int_equal(st->express_packets, e);
-	assert_int_equal(st->express_skip[0], RSW_EXPRESS_BACKOFF); /* all four bounced */
+	assert_int_equal(st->admitted_whole, e); /* all four one by one, behind it */
 	n = egress(3, out, 8);
 	rsw_dp.cut_through = false;
 	assert_int_equal(n, 5);
@@ -1342,15 +1338,15 @@ test_express_behind_queue(void **state)
 	expect_pool_back();
 }
 
-/* A burst above express_bytes[] (here ECN's kmin) takes the general path whole. */
+/* A port's staged bytes above burst_bytes[] (here ECN's kmin): admitted one by one. */
 static void
-test_express_burst_check(void **state)
+test_admit_burst_check(void **state)
 {
 	struct rsw_qos_params *qp = &rsw_fib_main.tables->qos;
 	struct rte_mbuf *out[8];
 	struct ut_frame f[4];
-	uint64_t e = st->express_packets, enq = st->qos.q[3][0][RSW_QC_enqueued_packets];
-	unsigned int i, n;
+	uint64_t e = st->admitted_whole, enq = st->qos.q[3][0][RSW_QC_enqueued_packets];
+	unsigned int n;
 
 	(void)state;
 	snap();
@@ -1359,30 +1355,21 @@ test_express_burst_check(void **state)
 	qp->kmin[0] = 300;
 	qp->kmax[0] = 1u << 20;
 	rsw_qos_params_derive(qp);
-	assert_int_equal(qp->express_bytes[0], 300);
-	assert_int_equal(qp->express_bytes[1], qp->queue_limit);
-	/* The port's next bursts go to the general path without a try. */
-	express_refused(f, e);
+	assert_int_equal(qp->burst_bytes[0], 300);
+	assert_int_equal(qp->burst_bytes[1], qp->queue_limit);
+	whole_refused(f, e);
 	/* Not cut-through either (ECN could mark at dequeue): queued, then scheduled. */
 	assert_int_equal(rte_ring_count(rsw_qos.port[3].ring[0]), 4);
 	n = egress(3, out, 8);
 	assert_int_equal(n, 4);
 	free_all(out, n);
 	assert_int_equal(st->qos.q[3][0][RSW_QC_enqueued_packets] - enq, 4);
-	/* Within the limit, the same burst goes express, once the back-off has run out. */
+	/* Within the limit, the same burst is admitted whole. */
 	qp->kmin[0] = 4 * 114;
 	rsw_qos_params_derive(qp);
-	for (i = 0; i < RSW_EXPRESS_BACKOFF; i++) {
-		snap();
-		run(0, f, 4);
-		assert_int_equal(st->express_packets, e);
-		assert_int_equal(egress(3, out, 8), 4);
-		free_all(out, 4);
-	}
-	assert_int_equal(st->express_skip[0], 0);
 	snap();
 	run(0, f, 4);
-	assert_int_equal(st->express_packets - e, 4);
+	assert_int_equal(st->admitted_whole - e, 4);
 	assert_int_equal(rte_ring_count(rsw_qos.port[3].ring[0]), 0);
 	n = egress(3, out, 8);
 	assert_int_equal(n, 4);
@@ -1396,16 +1383,16 @@ test_express_burst_check(void **state)
 }
 
 /*
- * A lossless TC: a burst goes express only if its bytes fit below the ingress PG's XOFF
- * threshold plus headroom, the bound the general path admits each frame against.
+ * A lossless TC: a burst is admitted whole only if its bytes fit below the ingress PG's XOFF
+ * threshold plus headroom, the bound each frame is admitted against one by one.
  */
 static void
-test_express_lossless_room(void **state)
+test_admit_burst_lossless_room(void **state)
 {
 	struct rsw_qos_params *qp = &rsw_fib_main.tables->qos, saved = *qp;
 	struct rte_mbuf *out[16];
 	struct ut_frame f[4];
-	uint64_t e = st->express_packets;
+	uint64_t e = st->admitted_whole;
 	unsigned int n;
 
 	(void)state;
@@ -1417,19 +1404,18 @@ test_express_lossless_room(void **state)
 	qp->xon = 100;
 	qp->headroom = 155; /* room for 455 bytes: one short */
 	rsw_qos_params_derive(qp);
-	express_refused(f, e);
-	/* The general path took them (what it does at the threshold is tested elsewhere). */
+	whole_refused(f, e);
+	/* Admitted one by one (what that does at the threshold is tested elsewhere). */
 	n = egress(3, out, 16);
 	free_all(out, n);
 	n = egress(0, out, 16); /* PFC frames, if it paused the peer */
 	free_all(out, n);
-	/* One byte more of headroom: the same burst goes express. */
+	/* One byte more of headroom: the same burst is admitted whole. */
 	qp->headroom = 156;
 	rsw_qos_params_derive(qp);
-	memset(st->express_skip, 0, sizeof(st->express_skip));
 	snap();
 	run(0, f, 4);
-	assert_int_equal(st->express_packets - e, 4);
+	assert_int_equal(st->admitted_whole - e, 4);
 	assert_int_equal(rsw_qos.port[0].pg_bytes[0], 0);
 	n = egress(3, out, 16);
 	assert_int_equal(n, 4);
@@ -1487,7 +1473,7 @@ group_of_one(struct rsw_tables *t, uint16_t p, uint32_t neigh_idx)
 /*
  * A connected host is reached through its subnet's adjacency (one slot per host, the FIB never
  * rebuilt): unknown, it is punted to be resolved, as before; learned (its entry created, which
- * writes the slot, then its MAC), a burst to it goes by the express path with the neighbour's
+ * writes the slot, then its MAC), a burst to it is admitted whole with the neighbour's
  * MAC; aged (the MAC invalidated, the slot kept), it is punted again, with its entry.
  */
 static void
@@ -1499,7 +1485,7 @@ test_adjacency_learn(void **state)
 	struct rsw_tables *t = rsw_fib_main.tables;
 	struct rte_mbuf *out[RSW_BURST];
 	uint32_t host = ip4(10, 0, 3, 77);
-	uint64_t express, connected, nhv = 0;
+	uint64_t whole, connected, nhv = 0;
 	unsigned int i, n;
 	int idx;
 
@@ -1524,14 +1510,11 @@ test_adjacency_learn(void **state)
 	for (i = 0; i < RSW_BURST; i++)
 		frame4(&f[i], 0, host, 64, (uint16_t)(i + 1), 100);
 	rsw_dp.cut_through = true;
-	rsw_dp.express = true;
-	memset(st->express_skip, 0, sizeof(st->express_skip));
-	express = st->express_packets;
+	whole = st->admitted_whole;
 	connected = st->connected.packets;
 	run(0, f, RSW_BURST);
-	rsw_dp.express = false;
 	rsw_dp.cut_through = false;
-	assert_int_equal(st->express_packets - express, RSW_BURST);
+	assert_int_equal(st->admitted_whole - whole, RSW_BURST);
 	assert_int_equal(st->connected.packets - connected, RSW_BURST);
 	n = egress(3, out, RSW_BURST);
 	assert_int_equal(n, RSW_BURST);
@@ -1818,12 +1801,12 @@ main(void)
 		cmocka_unit_test(test_rings_full),
 		cmocka_unit_test(test_tx_drain),
 		cmocka_unit_test(test_mixed_burst),
-		cmocka_unit_test(test_express),
-		cmocka_unit_test(test_express_ecmp_member_down),
-		cmocka_unit_test(test_express_spray),
-		cmocka_unit_test(test_express_behind_queue),
-		cmocka_unit_test(test_express_burst_check),
-		cmocka_unit_test(test_express_lossless_room),
+		cmocka_unit_test(test_admit_burst),
+		cmocka_unit_test(test_admit_burst_member_down),
+		cmocka_unit_test(test_admit_burst_spray),
+		cmocka_unit_test(test_admit_behind_queue),
+		cmocka_unit_test(test_admit_burst_check),
+		cmocka_unit_test(test_admit_burst_lossless_room),
 		cmocka_unit_test(test_adjacency_learn), /* leaves 10.0.3.77 an entry */
 	};
 	int ret;
