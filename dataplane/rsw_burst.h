@@ -25,16 +25,16 @@
 #include "rsw_worker.h"
 
 /*
- * The frames resolve staged for one egress port, in the order resolved, with their per-TC
- * counts (bytes << 32 | packets: one add per frame).
+ * The frames resolve staged per egress port p, in the order resolved: m[p], their burst indices
+ * idx[p] (each frame's rsw_pkt_info), n[p] of them, and their per-TC counts tc[p] (bytes << 32 |
+ * packets: one add per frame). Arrays of power-of-two strides, so that a port's row is a shift
+ * away. n and tc are cleared for every port at the burst's start (rsw_stage_init).
  */
 struct rsw_stage {
-	struct rte_mbuf *m[RSW_BURST];
-	uint8_t idx[RSW_BURST]; /* each frame's burst index (its rsw_pkt_info) */
-	uint64_t tc[RSW_N_TC];
-	uint8_t n;
-	uint8_t tcs; /* bit t: a frame of TC t is staged */
-	uint8_t pad[6];
+	struct rte_mbuf *m[RSW_MAX_PORTS][RSW_BURST];
+	uint64_t tc[RSW_MAX_PORTS][RSW_N_TC];
+	uint8_t idx[RSW_MAX_PORTS][RSW_BURST];
+	uint8_t n[RSW_MAX_PORTS];
 };
 
 /* Burst-wide scratch: what each routed packet needs between the passes. */
@@ -72,8 +72,8 @@ struct rsw_burst {
 	uint64_t rx_bytes; /* received by the burst: bounds what it can add to the buffer */
 	uint64_t now;      /* TSC at the start of the burst (flowlets) */
 	uint16_t n_punt, n_err, n_freed, n_slots;
-	uint32_t staged;                       /* bit p: stage[p] holds frames (set by resolve) */
-	struct rsw_stage stage[RSW_MAX_PORTS]; /* valid where staged has the port's bit */
+	uint32_t staged; /* bit p: stage[p] holds frames (set by resolve) */
+	struct rsw_stage stage;
 };
 
 /* Count one frame dropped for reason why on port and free it with the burst. */

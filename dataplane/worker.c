@@ -120,12 +120,87 @@ lookup_key6(struct rsw_burst *c, uint16_t k, struct rte_mbuf *m, uint8_t idx,
 	memcpy(c->v6_ip[k], ip->dst_addr, 16);
 }
 
+/*
+ * Pass 1 for a frame that is not the parse step's common case (or a CNP, or PCP trust): count a
+ * CNP, classify it (and coalesce CNPs), punt ARP and ND, consume MAC Control, drop the rest.
+ * @return its kind if it is to be looked up (RSW_PK_IPV4, RSW_PK_IPV6), else RSW_PK_DROP.
+ */
+static __rte_noinline enum rsw_pkt_kind
+pass1_other(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rsw_tables *t,
+	    uint16_t in_port, struct rte_mbuf *m, struct rsw_pkt_info *info, enum rsw_pkt_kind kind)
+{
+	struct rsw_port_stats *ps = &st->port[in_port];
+
+	if (unlikely(info->flags & RSW_PF_CNP)) {
+		ps->c[RSW_PC_cnp_rx]++;
+		c->has_cnp = 1;
+	}
+	switch (kind) {
+	case RSW_PK_IPV4:
+	case RSW_PK_IPV6:
+		info->tc = t ? rsw_classify(t, info) : 0;
+		if (unlikely(info->flags & RSW_PF_CNP) && t && t->qos.cnp_coalesce_ticks &&
+		    rsw_cnp_coalesced(t, &st->lb_state, m, info, c->now)) {
+			rsw_burst_drop(c, st, in_port, m, RSW_PC_cnp_coalesced);
+			return RSW_PK_DROP;
+		}
+		return kind;
+	case RSW_PK_ARP:
+	case RSW_PK_ND:
+		rsw_punt_meta(m, info, in_port, kind == RSW_PK_ARP ? RSW_PUNT_ARP : RSW_PUNT_ND,
+			      UINT32_MAX, in_port);
+		c->punt[c->n_punt++] = m;
+		return RSW_PK_DROP;
+	case RSW_PK_MAC_CTRL:
+		/* PAUSE/PFC frames are consumed by the port, never forwarded. */
+		ps->c[RSW_PC_pfc_rx_frames]++;
+		if (unlikely(t == NULL ||
+			     rsw_pfc_rx(&st->qos, &t->qos, in_port,
+					rte_pktmbuf_mtod_offset(m, const uint8_t *, info->l3_off),
+					rte_pktmbuf_data_len(m) - info->l3_off, rte_rdtsc()) != 0))
+			ps->c[RSW_PC_parse_errors]++;
+		c->freed[c->n_freed++] = m;
+		return RSW_PK_DROP;
+	default:
+		rsw_burst_drop(c, st, in_port, m, info->drop);
+		return RSW_PK_DROP;
+	}
+}
+
+/*
+ * Pass 1 for frame i (m): parse, classify, and its lookup key (number *n4 or *n6 of its family).
+ * The common case (the parse step's inline branch, DSCP trust, not a CNP) is classified by the
+ * DSCP map alone; the rest takes pass1_other.
+ */
+static __rte_always_inline void
+pass1_frame(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rsw_tables *t,
+	    uint16_t in_port, const uint8_t *dscp_tc, uint64_t mac48, struct rte_mbuf *m,
+	    uint16_t i, uint16_t *n4, uint16_t *n6)
+{
+	struct rsw_pkt_info *info = &c->info[i];
+	enum rsw_pkt_kind kind;
+	const uint8_t *l3;
+
+	kind = rsw_parse_fast(m, mac48, &rsw_dp.ports[in_port].mac, info, &l3);
+	if (likely(l3 != NULL && dscp_tc != NULL && !(info->flags & RSW_PF_CNP))) {
+		info->tc = dscp_tc[info->dscp];
+	} else {
+		kind = pass1_other(c, st, t, in_port, m, info, kind);
+		if (kind == RSW_PK_DROP)
+			return;
+		l3 = rte_pktmbuf_mtod_offset(m, const uint8_t *, info->l3_off);
+	}
+	if (kind == RSW_PK_IPV4)
+		lookup_key4(c, (*n4)++, m, (uint8_t)i, (const struct rte_ipv4_hdr *)l3);
+	else
+		lookup_key6(c, (*n6)++, m, (uint8_t)i, (const struct rte_ipv6_hdr *)l3);
+}
+
 void
 rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf **pkts, uint16_t n)
 {
 	const struct rsw_tables *t = __atomic_load_n(&rsw_fib_main.tables, __ATOMIC_ACQUIRE);
-	const struct rte_ether_addr *mac = &rsw_dp.ports[in_port].mac;
-	const uint64_t mac48 = rsw_mac48(mac);
+	const uint64_t mac48 = rsw_mac48(&rsw_dp.ports[in_port].mac);
 	const uint8_t *dscp_tc; /* DSCP → TC, when the tables trust DSCP */
 	struct rsw_port_stats *ps = &st->port[in_port];
 	struct rsw_burst c;
@@ -133,7 +208,7 @@ rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf 
 	uint16_t i, sent, n4 = 0, n6 = 0; /* routed IPv4 and IPv6 frames (c.v4, c.v6) */
 
 	c.n_punt = c.n_err = c.n_freed = c.n_slots = 0;
-	c.staged = 0;
+	rsw_stage_init(&c, rsw_dp.n_ports);
 	memset(c.slot_of, 0xff, sizeof(c.slot_of[0]) * rsw_dp.n_ports * RSW_N_TC);
 	c.used_add = 0;
 	c.has_cnp = 0;
@@ -163,73 +238,15 @@ rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf 
 	dscp_tc = t != NULL && t->trust != RSW_TRUST_PCP ? t->dscp_to_tc : NULL;
 	for (i = 0; i < RSW_PREFETCH_OFFSET && i < n; i++)
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
-	for (i = 0; i < n; i++) {
-		struct rte_mbuf *m = pkts[i];
-		struct rsw_pkt_info *info = &c.info[i];
-		enum rsw_pkt_kind kind;
-		const uint8_t *l3;
-
-		if (i + RSW_PREFETCH_OFFSET < n)
-			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + RSW_PREFETCH_OFFSET], void *));
-		rx_bytes += rte_pktmbuf_pkt_len(m);
-		kind = rsw_parse_fast(m, mac48, mac, info, &l3);
-		if (likely(l3 != NULL && dscp_tc != NULL && !(info->flags & RSW_PF_CNP))) {
-			/* The common case: an untagged IP frame, classified by its DSCP. */
-			info->tc = dscp_tc[info->dscp];
-			if (kind == RSW_PK_IPV4)
-				lookup_key4(&c, n4++, m, (uint8_t)i,
-					    (const struct rte_ipv4_hdr *)l3);
-			else
-				lookup_key6(&c, n6++, m, (uint8_t)i,
-					    (const struct rte_ipv6_hdr *)l3);
-			continue;
-		}
-		if (unlikely(info->flags & RSW_PF_CNP)) {
-			ps->c[RSW_PC_cnp_rx]++;
-			c.has_cnp = 1;
-		}
-		if (kind == RSW_PK_IPV4 || kind == RSW_PK_IPV6) {
-			info->tc = t ? rsw_classify(t, info) : 0;
-			if (unlikely(info->flags & RSW_PF_CNP) && t && t->qos.cnp_coalesce_ticks &&
-			    rsw_cnp_coalesced(t, &st->lb_state, m, info, c.now)) {
-				rsw_burst_drop(&c, st, in_port, m, RSW_PC_cnp_coalesced);
-				continue;
-			}
-		}
-		switch (kind) {
-		case RSW_PK_IPV4:
-			lookup_key4(&c, n4++, m, (uint8_t)i,
-				    rte_pktmbuf_mtod_offset(m, const struct rte_ipv4_hdr *,
-							    info->l3_off));
-			break;
-		case RSW_PK_IPV6:
-			lookup_key6(&c, n6++, m, (uint8_t)i,
-				    rte_pktmbuf_mtod_offset(m, const struct rte_ipv6_hdr *,
-							    info->l3_off));
-			break;
-		case RSW_PK_ARP:
-		case RSW_PK_ND:
-			rsw_punt_meta(m, info, in_port,
-				      info->kind == RSW_PK_ARP ? RSW_PUNT_ARP : RSW_PUNT_ND,
-				      UINT32_MAX, in_port);
-			c.punt[c.n_punt++] = m;
-			break;
-		case RSW_PK_MAC_CTRL:
-			/* PAUSE/PFC frames are consumed by the port, never forwarded. */
-			ps->c[RSW_PC_pfc_rx_frames]++;
-			if (unlikely(t == NULL ||
-				     rsw_pfc_rx(&st->qos, &t->qos, in_port,
-						rte_pktmbuf_mtod_offset(m, const uint8_t *,
-									info->l3_off),
-						rte_pktmbuf_data_len(m) - info->l3_off,
-						rte_rdtsc()) != 0))
-				ps->c[RSW_PC_parse_errors]++;
-			c.freed[c.n_freed++] = m;
-			break;
-		default:
-			rsw_burst_drop(&c, st, in_port, m, info->drop);
-			break;
-		}
+	/* The prefetch of frame i + 3 without a branch per frame, then the last three. */
+	for (i = 0; i + RSW_PREFETCH_OFFSET < n; i++) {
+		rte_prefetch0(rte_pktmbuf_mtod(pkts[i + RSW_PREFETCH_OFFSET], void *));
+		rx_bytes += rte_pktmbuf_pkt_len(pkts[i]);
+		pass1_frame(&c, st, t, in_port, dscp_tc, mac48, pkts[i], i, &n4, &n6);
+	}
+	for (; i < n; i++) {
+		rx_bytes += rte_pktmbuf_pkt_len(pkts[i]);
+		pass1_frame(&c, st, t, in_port, dscp_tc, mac48, pkts[i], i, &n4, &n6);
 	}
 	ps->c[RSW_PC_rx_packets] += n;
 	ps->c[RSW_PC_rx_bytes] += rx_bytes;
@@ -247,7 +264,7 @@ rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf 
 		rte_fib_lookup_bulk(t->fib4, c.v4_ip, c.v4_nh, n4);
 		if (t->lb_hash_batch)
 			rsw_lb_hash_burst(t, c.v4, c.info, c.v4_idx, c.v4_nh, n4, c.hash);
-		rsw_resolve_burst(&c, st, t, in_port, c.v4, c.v4_idx, c.v4_nh, n4);
+		rsw_resolve_burst(&c, st, t, in_port, c.v4, c.v4_idx, c.v4_nh, n4, RSW_PK_IPV4);
 	}
 	if (n6 > 0) {
 #if RTE_VERSION >= RTE_VERSION_NUM(24, 11, 0, 0)
@@ -257,7 +274,7 @@ rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf 
 #endif
 		if (t->lb_hash_batch)
 			rsw_lb_hash_burst(t, c.v6, c.info, c.v6_idx, c.v6_nh, n6, c.hash);
-		rsw_resolve_burst(&c, st, t, in_port, c.v6, c.v6_idx, c.v6_nh, n6);
+		rsw_resolve_burst(&c, st, t, in_port, c.v6, c.v6_idx, c.v6_nh, n6, RSW_PK_IPV6);
 	}
 
 	/* Pass 3: hand off. */

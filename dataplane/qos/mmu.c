@@ -254,16 +254,16 @@ burst_fits(const struct rsw_qos_params *qp, uint16_t in_port, uint8_t tcs,
 	return true;
 }
 
-/* Whether the staged frames of port sg fit their queues: each TC's bytes within burst_bytes. */
+/* Whether the frames staged on port p fit their queues: each TC's bytes within burst_bytes. */
 static inline bool
-stage_fits(const struct rsw_qos_params *qp, const struct rsw_stage *sg)
+stage_fits(const struct rsw_qos_params *qp, const struct rsw_stage *sg, uint16_t p)
 {
-	uint8_t tcs = sg->tcs;
+	uint8_t tcs = rsw_stage_tcs(sg, p);
 	unsigned int tc;
 
 	for (; tcs != 0; tcs &= (uint8_t)(tcs - 1)) {
 		tc = (unsigned int)__builtin_ctz(tcs);
-		if (rsw_stage_bytes(sg->tc[tc]) > qp->burst_bytes[tc])
+		if (rsw_stage_bytes(sg->tc[p][tc]) > qp->burst_bytes[tc])
 			return false;
 	}
 	return true;
@@ -274,35 +274,34 @@ rsw_mmu_admit_burst(struct rsw_burst *c, struct rsw_lcore_stats *st,
 		    const struct rsw_qos_params *qp, uint16_t in_port)
 {
 	uint64_t tc_bytes[RSW_N_TC] = {0}, bytes = 0;
+	const struct rsw_stage *sg = &c->stage;
 	uint32_t ports, whole = 0;
-	struct rsw_stage *sg;
-	uint8_t tcs = 0, t;
+	uint8_t tcs = 0;
 	unsigned int tc;
 	uint16_t p, k;
 
 	if (likely(rsw_dp.admit_burst)) {
 		for (ports = c->staged; ports != 0; ports &= ports - 1) {
-			sg = &c->stage[__builtin_ctz(ports)];
-			tcs |= sg->tcs;
-			for (t = sg->tcs; t != 0; t &= (uint8_t)(t - 1)) {
-				tc = (unsigned int)__builtin_ctz(t);
-				tc_bytes[tc] += rsw_stage_bytes(sg->tc[tc]);
-			}
+			p = (uint16_t)__builtin_ctz(ports);
+			for (tc = 0; tc < RSW_N_TC; tc++)
+				tc_bytes[tc] += rsw_stage_bytes(sg->tc[p][tc]);
 		}
-		for (tc = 0; tc < RSW_N_TC; tc++)
+		for (tc = 0; tc < RSW_N_TC; tc++) {
 			bytes += tc_bytes[tc];
+			tcs |= (uint8_t)((tc_bytes[tc] != 0)
+					 << tc); /* a frame has 14 bytes or more */
+		}
 		if (likely(burst_fits(qp, in_port, tcs, tc_bytes, bytes)))
 			for (ports = c->staged; ports != 0; ports &= ports - 1) {
 				p = (uint16_t)__builtin_ctz(ports);
-				if (likely(stage_fits(qp, &c->stage[p]) && rsw_queue_open(c, p)))
+				if (likely(stage_fits(qp, sg, p) && rsw_queue_open(c, p)))
 					whole |= 1u << p;
 			}
 	}
 	for (ports = c->staged & ~whole; ports != 0; ports &= ports - 1) {
 		p = (uint16_t)__builtin_ctz(ports);
-		sg = &c->stage[p];
-		for (k = 0; k < sg->n; k++)
-			rsw_mmu_admit(c, st, qp, in_port, p, sg->m[k], sg->idx[k]);
+		for (k = 0; k < sg->n[p]; k++)
+			rsw_mmu_admit(c, st, qp, in_port, p, sg->m[p][k], sg->idx[p][k]);
 	}
 	return whole;
 }

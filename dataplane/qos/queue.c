@@ -21,9 +21,9 @@ bool
 rsw_queue_open(const struct rsw_burst *c, uint16_t p)
 {
 	const struct rsw_qos_port *qport = &rsw_qos.port[p];
-	const struct rsw_stage *sg = &c->stage[p];
+	const struct rsw_stage *sg = &c->stage;
 	uint64_t storm, bytes = 0;
-	uint8_t tcs = sg->tcs, stormy = 0;
+	uint8_t tcs = rsw_stage_tcs(sg, p), stormy = 0;
 	unsigned int tc;
 
 	if (!rsw_dp.cut_through || rsw_dp.ports[p].owner != rte_lcore_id() || !rsw_port_idle(p))
@@ -38,9 +38,9 @@ rsw_queue_open(const struct rsw_burst *c, uint16_t p)
 		struct rsw_port_sched *ps = &rsw_sched[p];
 
 		for (; tcs != 0; tcs &= (uint8_t)(tcs - 1))
-			bytes += rsw_stage_bytes(sg->tc[__builtin_ctz(tcs)]);
+			bytes += rsw_stage_bytes(sg->tc[p][__builtin_ctz(tcs)]);
 		rsw_shaper_refill(ps, qport->speed_bps, rsw_dp.ports[p].mtu, c->now);
-		if (ps->tokens_milli < rsw_wire_milli(bytes, sg->n))
+		if (ps->tokens_milli < rsw_wire_milli(bytes, sg->n[p]))
 			return false;
 	}
 	return true;
@@ -49,26 +49,25 @@ rsw_queue_open(const struct rsw_burst *c, uint16_t p)
 uint16_t
 rsw_queue_tx_staged(struct rsw_burst *c, struct rsw_lcore_stats *st, uint32_t ports)
 {
+	struct rsw_stage *sg = &c->stage;
 	uint16_t p, n_tx = 0;
 
 	for (; ports != 0; ports &= ports - 1) {
-		struct rsw_stage *sg;
 		uint64_t bytes = 0, w;
 		uint8_t tcs;
 		unsigned int tc;
 
 		p = (uint16_t)__builtin_ctz(ports);
-		sg = &c->stage[p];
-		for (tcs = sg->tcs; tcs != 0; tcs &= (uint8_t)(tcs - 1)) {
+		for (tcs = rsw_stage_tcs(sg, p); tcs != 0; tcs &= (uint8_t)(tcs - 1)) {
 			tc = (unsigned int)__builtin_ctz(tcs);
-			w = sg->tc[tc];
+			w = sg->tc[p][tc];
 			bytes += rsw_stage_bytes(w);
 			rsw_count_cut_through(st, p, (uint8_t)tc, (uint32_t)w, rsw_stage_bytes(w));
 		}
 		if (rsw_qos.port[p].speed_bps)
-			rsw_sched[p].tokens_milli -= rsw_wire_milli(bytes, sg->n);
-		rsw_port_tx(st, p, sg->m, sg->n, bytes); /* pending is empty: room for 32 */
-		n_tx = (uint16_t)(n_tx + sg->n);
+			rsw_sched[p].tokens_milli -= rsw_wire_milli(bytes, sg->n[p]);
+		rsw_port_tx(st, p, sg->m[p], sg->n[p], bytes); /* pending is empty: room for 32 */
+		n_tx = (uint16_t)(n_tx + sg->n[p]);
 	}
 	return n_tx;
 }

@@ -43,20 +43,34 @@ rsw_count_cut_through(struct rsw_lcore_stats *st, uint16_t p, uint8_t tc, uint32
 static __rte_always_inline void
 rsw_stage(struct rsw_burst *c, uint16_t out, struct rte_mbuf *m, uint8_t idx)
 {
-	struct rsw_stage *sg = &c->stage[out];
-	const struct rsw_pkt_info *info = &c->info[idx];
-	uint8_t tc = info->tc;
+	struct rsw_stage *sg = &c->stage;
+	uint8_t k = sg->n[out]++;
 
-	if (unlikely(!((c->staged >> out) & 1))) {
-		c->staged |= 1u << out;
-		memset(sg->tc, 0, sizeof(sg->tc));
-		sg->n = 0;
-		sg->tcs = 0;
-	}
-	sg->m[sg->n] = m;
-	sg->idx[sg->n++] = idx;
-	sg->tc[tc] += (uint64_t)rte_pktmbuf_pkt_len(m) << 32 | 1;
-	sg->tcs |= (uint8_t)(1u << tc);
+	c->staged |= 1u << out;
+	sg->m[out][k] = m;
+	sg->idx[out][k] = idx;
+	sg->tc[out][c->info[idx].tc] += (uint64_t)rte_pktmbuf_pkt_len(m) << 32 | 1;
+}
+
+/** Clear the staging of the burst's n_ports ports (rsw_dp.n_ports): before resolve. */
+static inline void
+rsw_stage_init(struct rsw_burst *c, uint16_t n_ports)
+{
+	c->staged = 0;
+	memset(c->stage.n, 0, sizeof(c->stage.n[0]) * n_ports);
+	memset(c->stage.tc, 0, sizeof(c->stage.tc[0]) * n_ports);
+}
+
+/** The TCs with frames staged on port p: bit t for TC t. */
+static inline uint8_t
+rsw_stage_tcs(const struct rsw_stage *sg, uint16_t p)
+{
+	uint8_t tcs = 0;
+	unsigned int tc;
+
+	for (tc = 0; tc < RSW_N_TC; tc++)
+		tcs |= (uint8_t)((sg->tc[p][tc] != 0) << tc);
+	return tcs;
 }
 
 /** Bytes staged on a port for the TC of count word w (struct rsw_stage.tc). */

@@ -53,7 +53,7 @@ icmp_error(struct rsw_burst *c, struct rsw_lcore_stats *st, uint8_t answer, uint
 /* Steps 4-6 for one looked-up packet: result, load balance, MTU, neighbour, rewrite, stage. */
 static __rte_always_inline void
 forward_one(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rsw_tables *t,
-	    uint16_t in_port, struct rte_mbuf *m, uint8_t idx, uint64_t nhv)
+	    uint16_t in_port, struct rte_mbuf *m, uint8_t idx, uint64_t nhv, const uint8_t kind)
 {
 	const struct rsw_pkt_info *info = &c->info[idx];
 	const struct rsw_result *r = &t->results[nhv] /* < n_results: rsw_tables_add_route */;
@@ -107,14 +107,14 @@ forward_one(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rsw_ta
 				goto ttl;
 			out = r->port;
 			lb = &st->connected;
-			if (likely(r->adj_mask != 0) && info->kind == RSW_PK_IPV4) {
+			if (likely(r->adj_mask != 0) && kind == RSW_PK_IPV4) {
 				/* The subnet's adjacency: RSW_ADJ_NONE (unresolved) is UINT32_MAX. */
 				neigh_idx = rsw_adj_lookup4(
 					t, r,
 					rsw_ntohl(((const struct rte_ipv4_hdr *)l3)->dst_addr));
 				break;
 			}
-			if (info->kind == RSW_PK_IPV4)
+			if (kind == RSW_PK_IPV4)
 				ni = rsw_neigh_lookup4(((const struct rte_ipv4_hdr *)l3)->dst_addr);
 			else
 				ni = rsw_neigh_lookup6(((const struct rte_ipv6_hdr *)l3)->dst_addr);
@@ -149,7 +149,7 @@ forward_one(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rsw_ta
 		c->punt[c->n_punt++] = m;
 		return;
 	}
-	rsw_rewrite_word(m, info->l3_off, info->kind, mac, &rsw_dp.ports[out].mac);
+	rsw_rewrite_word(m, info->l3_off, kind, mac, &rsw_dp.ports[out].mac);
 	/* A CNP has admission rules of its own (never tail-dropped, counted cnp_tx): admitted
 	 * alone, after the port's staged frames. */
 	if (unlikely(info->flags & RSW_PF_CNP))
@@ -165,10 +165,15 @@ ttl:
 void
 rsw_resolve_burst(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rsw_tables *t,
 		  uint16_t in_port, struct rte_mbuf *const *m, const uint8_t *idx,
-		  const uint64_t *nh, uint16_t n)
+		  const uint64_t *nh, uint16_t n, uint8_t kind)
 {
 	uint16_t i;
 
-	for (i = 0; i < n; i++)
-		forward_one(c, st, t, in_port, m[i], idx[i], nh[i]);
+	/* One body, the family a constant of each loop (the rewrite and the adjacency). */
+	if (kind == RSW_PK_IPV4)
+		for (i = 0; i < n; i++)
+			forward_one(c, st, t, in_port, m[i], idx[i], nh[i], RSW_PK_IPV4);
+	else
+		for (i = 0; i < n; i++)
+			forward_one(c, st, t, in_port, m[i], idx[i], nh[i], RSW_PK_IPV6);
 }
