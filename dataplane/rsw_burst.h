@@ -68,11 +68,14 @@ struct rsw_burst {
 	uint64_t buf_room; /* shared buffer free at the burst start, headroom reserve excluded */
 	uint8_t fast_tcs;  /* TCs whose admission is a queue limit and the buffer only */
 	uint8_t has_cnp;   /* a CNP was received in the burst */
+	/* A routed frame of the burst is not the parse step's common case (so may be tagged or
+	 * have a TTL of 1): resolve reads its L3 offset and TTL from its record. */
+	uint8_t slow;
 	uint8_t pg_owner[RSW_N_TC]; /* lossless TC: the slot holding the PG's room, 0xff = none */
 	uint64_t rx_bytes; /* received by the burst: bounds what it can add to the buffer */
 	uint64_t now;      /* TSC at the start of the burst (flowlets) */
 	uint16_t n_punt, n_err, n_freed, n_slots;
-	uint32_t staged; /* bit p: stage[p] holds frames (set by resolve) */
+	uint32_t staged; /* bit p: stage[p] holds frames (rsw_stage_done, after resolve) */
 	struct rsw_stage stage;
 };
 

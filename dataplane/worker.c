@@ -131,6 +131,8 @@ pass1_other(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rsw_ta
 {
 	struct rsw_port_stats *ps = &st->port[in_port];
 
+	if (info->flags & RSW_PF_LAZY)
+		rsw_parse_fill(m, info); /* classify and CNP coalescing read the whole record */
 	if (unlikely(info->flags & RSW_PF_CNP)) {
 		ps->c[RSW_PC_cnp_rx]++;
 		c->has_cnp = 1;
@@ -174,26 +176,53 @@ pass1_other(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rsw_ta
  */
 static __rte_always_inline void
 pass1_frame(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rsw_tables *t,
-	    uint16_t in_port, const uint8_t *dscp_tc, uint64_t mac48, struct rte_mbuf *m,
-	    uint16_t i, uint16_t *n4, uint16_t *n6)
+	    uint16_t in_port, const uint8_t *dscp_tc, uint64_t mac48, const int lazy,
+	    struct rte_mbuf *m, uint16_t i, uint16_t *n4, uint16_t *n6)
 {
 	struct rsw_pkt_info *info = &c->info[i];
 	enum rsw_pkt_kind kind;
 	const uint8_t *l3;
 
-	kind = rsw_parse_fast(m, mac48, &rsw_dp.ports[in_port].mac, info, &l3);
+	kind = rsw_parse_fast(m, mac48, &rsw_dp.ports[in_port].mac, info, &l3, lazy);
 	if (likely(l3 != NULL && dscp_tc != NULL && !(info->flags & RSW_PF_CNP))) {
 		info->tc = dscp_tc[info->dscp];
 	} else {
 		kind = pass1_other(c, st, t, in_port, m, info, kind);
 		if (kind == RSW_PK_DROP)
 			return;
-		l3 = rte_pktmbuf_mtod_offset(m, const uint8_t *, info->l3_off);
+		if (l3 == NULL) {
+			/* Not the parse step's common case (l3 is set for one that is: a CNP, or
+			 * under PCP trust). */
+			c->slow = 1;
+			l3 = rte_pktmbuf_mtod_offset(m, const uint8_t *, info->l3_off);
+		}
 	}
 	if (kind == RSW_PK_IPV4)
 		lookup_key4(c, (*n4)++, m, (uint8_t)i, (const struct rte_ipv4_hdr *)l3);
 	else
 		lookup_key6(c, (*n6)++, m, (uint8_t)i, (const struct rte_ipv6_hdr *)l3);
+}
+
+/* Pass 1 over the burst's n frames. @return their bytes. */
+static __rte_always_inline uint64_t
+pass1(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rsw_tables *t, uint16_t in_port,
+      const uint8_t *dscp_tc, uint64_t mac48, const int lazy, struct rte_mbuf **pkts, uint16_t n,
+      uint16_t *n4, uint16_t *n6)
+{
+	uint64_t rx_bytes = 0;
+	uint16_t i;
+
+	/* The prefetch of frame i + 3 without a branch per frame, then the last three. */
+	for (i = 0; i + RSW_PREFETCH_OFFSET < n; i++) {
+		rte_prefetch0(rte_pktmbuf_mtod(pkts[i + RSW_PREFETCH_OFFSET], void *));
+		rx_bytes += rte_pktmbuf_pkt_len(pkts[i]);
+		pass1_frame(c, st, t, in_port, dscp_tc, mac48, lazy, pkts[i], i, n4, n6);
+	}
+	for (; i < n; i++) {
+		rx_bytes += rte_pktmbuf_pkt_len(pkts[i]);
+		pass1_frame(c, st, t, in_port, dscp_tc, mac48, lazy, pkts[i], i, n4, n6);
+	}
+	return rx_bytes;
 }
 
 void
@@ -202,6 +231,7 @@ rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf 
 	const struct rsw_tables *t = __atomic_load_n(&rsw_fib_main.tables, __ATOMIC_ACQUIRE);
 	const uint64_t mac48 = rsw_mac48(&rsw_dp.ports[in_port].mac);
 	const uint8_t *dscp_tc; /* DSCP → TC, when the tables trust DSCP */
+	int lazy;
 	struct rsw_port_stats *ps = &st->port[in_port];
 	struct rsw_burst c;
 	uint64_t rx_bytes = 0;
@@ -212,6 +242,7 @@ rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf 
 	memset(c.slot_of, 0xff, sizeof(c.slot_of[0]) * rsw_dp.n_ports * RSW_N_TC);
 	c.used_add = 0;
 	c.has_cnp = 0;
+	c.slow = 0;
 	c.buf_room = 0;
 	c.fast_tcs = 0;
 	memset(c.pg_owner, 0xff, sizeof(c.pg_owner));
@@ -236,18 +267,15 @@ rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf 
 
 	/* Pass 1: parse, classify, gather lookup keys. */
 	dscp_tc = t != NULL && t->trust != RSW_TRUST_PCP ? t->dscp_to_tc : NULL;
+	/* Where no group hashes, the common case's records go without their L4 part. */
+	lazy = t == NULL || !t->lb_hash_batch;
 	for (i = 0; i < RSW_PREFETCH_OFFSET && i < n; i++)
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
-	/* The prefetch of frame i + 3 without a branch per frame, then the last three. */
-	for (i = 0; i + RSW_PREFETCH_OFFSET < n; i++) {
-		rte_prefetch0(rte_pktmbuf_mtod(pkts[i + RSW_PREFETCH_OFFSET], void *));
-		rx_bytes += rte_pktmbuf_pkt_len(pkts[i]);
-		pass1_frame(&c, st, t, in_port, dscp_tc, mac48, pkts[i], i, &n4, &n6);
-	}
-	for (; i < n; i++) {
-		rx_bytes += rte_pktmbuf_pkt_len(pkts[i]);
-		pass1_frame(&c, st, t, in_port, dscp_tc, mac48, pkts[i], i, &n4, &n6);
-	}
+	/* lazy a constant of each copy of the loops. */
+	if (lazy)
+		rx_bytes = pass1(&c, st, t, in_port, dscp_tc, mac48, 1, pkts, n, &n4, &n6);
+	else
+		rx_bytes = pass1(&c, st, t, in_port, dscp_tc, mac48, 0, pkts, n, &n4, &n6);
 	ps->c[RSW_PC_rx_packets] += n;
 	ps->c[RSW_PC_rx_bytes] += rx_bytes;
 	c.rx_bytes = rx_bytes;
@@ -276,6 +304,8 @@ rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf 
 			rsw_lb_hash_burst(t, c.v6, c.info, c.v6_idx, c.v6_nh, n6, c.hash);
 		rsw_resolve_burst(&c, st, t, in_port, c.v6, c.v6_idx, c.v6_nh, n6, RSW_PK_IPV6);
 	}
+
+	rsw_stage_done(&c, rsw_dp.n_ports);
 
 	/* Pass 3: hand off. */
 	if (c.n_punt > 0) {

@@ -188,7 +188,10 @@ rsw_lb_tuple_ip6(struct rsw_lb_tuple *k, const struct rte_ipv6_hdr *ip)
 	memcpy(&k->d1, ip->dst_addr + 8, 8);
 }
 
-/** rsw_lb_hash_parsed inline: the tuple from the parse record info of m. */
+/**
+ * rsw_lb_hash_parsed inline: the tuple from the parse record info of m, a whole one (not
+ * RSW_PF_LAZY: the parse step fills it whole where a group hashes, lb_hash_batch).
+ */
 static __rte_always_inline uint32_t
 rsw_lb_hash_info(const struct rsw_lb_sel *s, const struct rte_mbuf *m,
 		 const struct rsw_pkt_info *info)

@@ -10,6 +10,7 @@
 #ifndef RSW_PARSE_H
 #define RSW_PARSE_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -60,6 +61,13 @@ enum rsw_pkt_kind {
 #define RSW_PF_CNP   (1u << 3) /* RoCEv2 CNP (BTH opcode 0x81) */
 #define RSW_PF_FRAG  (1u << 4) /* IPv4 fragment */
 #define RSW_PF_BCAST (1u << 5) /* broadcast destination */
+/*
+ * The parse step's common case for IPv4 (rsw_parse_fast) left the L4 part of the record out:
+ * sport, dport, qp and the flags RSW_PF_L4, RSW_PF_BTH and RSW_PF_UET are not filled in (its
+ * checks were made, and RSW_PF_CNP is set). rsw_parse_fill completes it, for the steps that
+ * read them (the flow hash, CNP coalescing, the frames pass 1 does not classify by DSCP).
+ */
+#define RSW_PF_LAZY (1u << 6)
 
 /*
  * Per-packet parse result, kept in a burst-wide array (not in the mbuf).
@@ -245,15 +253,64 @@ rsw_parse_l4(const uint8_t *l4, uint32_t avail, uint8_t proto, struct rsw_pkt_in
 	return 0;
 }
 
+/*
+ * rsw_parse_l4's checks without the record: a UDP header (and, on dport 4791, a BTH) cut short
+ * or a UDP length below 8 fail (-1); RSW_PF_CNP goes to *flags for a RoCEv2 CNP.
+ */
+static __rte_always_inline int
+rsw_check_l4(const uint8_t *l4, uint32_t avail, uint8_t proto, uint8_t *flags)
+{
+	const struct rte_udp_hdr *udp = (const struct rte_udp_hdr *)l4;
+	uint16_t dlen;
+
+	if (proto != IPPROTO_UDP)
+		return 0;
+	if (unlikely(avail < sizeof(*udp)))
+		return -1;
+	/* The UDP length below 8: no bit of 0xfff8 set (tested in network order). */
+	memcpy(&dlen, &udp->dgram_len, sizeof(dlen));
+	if (unlikely((dlen & RTE_BE16(0xfff8)) == 0))
+		return -1;
+	if (udp->dst_port == RTE_BE16(RSW_UDP_PORT_ROCEV2)) {
+		if (unlikely(avail < sizeof(*udp) + RSW_BTH_LEN))
+			return -1;
+		if (unlikely(l4[sizeof(*udp)] == RSW_BTH_OPCODE_CNP))
+			*flags |= RSW_PF_CNP;
+	}
+	return 0;
+}
+
+/**
+ * Complete a record rsw_parse_fast left without its L4 part (RSW_PF_LAZY, an IPv4 header of 20
+ * bytes at info->l3_off): then it is rsw_parse's, field for field.
+ */
+static __rte_always_inline void
+rsw_parse_fill(const struct rte_mbuf *m, struct rsw_pkt_info *info)
+{
+	const uint8_t *l4 = rte_pktmbuf_mtod_offset(m, const uint8_t *,
+						    info->l3_off + sizeof(struct rte_ipv4_hdr));
+	uint8_t flags = (uint8_t)(info->flags & ~RSW_PF_LAZY);
+
+	memset(&info->sport, 0, sizeof(*info) - offsetof(struct rsw_pkt_info, sport));
+	if (!(flags & RSW_PF_FRAG))
+		(void)rsw_parse_l4(l4, info->l3_len - (uint32_t)sizeof(struct rte_ipv4_hdr),
+				   info->proto, info, &flags);
+	info->flags = flags;
+}
+
 /**
  * rsw_parse, with the common case inline: an untagged IPv4 (no options) or IPv6 frame to the
- * port's MAC (mac48 = rsw_mac48(port_mac)) that parses cleanly; *l3 is then its IP header.
+ * port's MAC (mac48 = rsw_mac48(port_mac)) with a TTL or hop limit above 1 that parses cleanly;
+ * *l3 is then its IP header (at RTE_ETHER_HDR_LEN: a burst of such frames is resolved with the
+ * offset a constant and no TTL check, rsw_resolve_burst). With lazy set, an IPv4 frame's record
+ * is left without its L4 part (RSW_PF_LAZY: for tables where no group hashes, so that only the
+ * frames pass 1 does not classify by DSCP need it).
  * Anything else, including every frame to be dropped, goes to rsw_parse (and *l3 is NULL).
  * The result is rsw_parse's, field for field (the fuzzer checks).
  */
 static __rte_always_inline enum rsw_pkt_kind
 rsw_parse_fast(const struct rte_mbuf *m, uint64_t mac48, const struct rte_ether_addr *port_mac,
-	       struct rsw_pkt_info *info, const uint8_t **l3)
+	       struct rsw_pkt_info *info, const uint8_t **l3, int lazy)
 {
 	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
 	uint32_t len = rte_pktmbuf_data_len(m);
@@ -269,15 +326,13 @@ rsw_parse_fast(const struct rte_mbuf *m, uint64_t mac48, const struct rte_ether_
 	memcpy(&w, p + 12, 4);
 	if (unlikely(!rsw_mac48_eq(d8, mac48)))
 		return rsw_parse(m, port_mac, info);
-	memset(info, 0, sizeof(*info));
-	info->l3_off = RTE_ETHER_HDR_LEN;
 	avail = len - RTE_ETHER_HDR_LEN;
 	if (likely(rsw_ipv4_ihl5_word(w))) {
 		const struct rte_ipv4_hdr *ip =
 			(const struct rte_ipv4_hdr *)(p + RTE_ETHER_HDR_LEN);
 
 		tot = rsw_ntohs(ip->total_length);
-		if (unlikely(tot < sizeof(*ip) || tot > avail))
+		if (unlikely(tot < sizeof(*ip) || tot > avail || ip->time_to_live <= 1))
 			return rsw_parse(m, port_mac, info);
 		/* rsw_ipv4_hdr_cksum_ok for 20 bytes, in the shape that keeps the check inline
 		 * (docs/perf.md, "Notes moved out of the code"). */
@@ -285,16 +340,32 @@ rsw_parse_fast(const struct rte_mbuf *m, uint64_t mac48, const struct rte_ether_
 		    unlikely((m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_BAD) ||
 			     !rsw_ipv4_cksum_ok20(ip)))
 			return rsw_parse(m, port_mac, info);
+		if (lazy) {
+			/* The record's first half (the L4 part is rsw_parse_fill's: RSW_PF_LAZY). */
+			flags = RSW_PF_LAZY;
+			if (ip->fragment_offset &
+			    RTE_BE16(RTE_IPV4_HDR_MF_FLAG | RTE_IPV4_HDR_OFFSET_MASK))
+				flags |= RSW_PF_FRAG;
+			else if (unlikely(rsw_check_l4((const uint8_t *)ip + sizeof(*ip),
+						       tot - (uint32_t)sizeof(*ip),
+						       ip->next_proto_id, &flags) != 0))
+				return rsw_parse(m, port_mac, info);
+			memset(info, 0, offsetof(struct rsw_pkt_info, sport));
+		} else {
+			memset(info, 0, sizeof(*info));
+			if (ip->fragment_offset &
+			    RTE_BE16(RTE_IPV4_HDR_MF_FLAG | RTE_IPV4_HDR_OFFSET_MASK))
+				flags = RSW_PF_FRAG;
+			else if (unlikely(rsw_parse_l4((const uint8_t *)ip + sizeof(*ip),
+						       tot - (uint32_t)sizeof(*ip),
+						       ip->next_proto_id, info, &flags) != 0))
+				return rsw_parse(m, port_mac, info);
+		}
+		info->l3_off = RTE_ETHER_HDR_LEN;
 		info->l3_len = (uint16_t)tot;
 		info->dscp = ip->type_of_service >> 2;
 		info->proto = ip->next_proto_id;
 		info->ttl = ip->time_to_live;
-		if (ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_MF_FLAG | RTE_IPV4_HDR_OFFSET_MASK))
-			flags = RSW_PF_FRAG;
-		else if (unlikely(rsw_parse_l4((const uint8_t *)ip + sizeof(*ip),
-					       tot - (uint32_t)sizeof(*ip), ip->next_proto_id, info,
-					       &flags) != 0))
-			return rsw_parse(m, port_mac, info);
 		info->flags = flags;
 		*l3 = (const uint8_t *)ip;
 		return info->kind = RSW_PK_IPV4;
@@ -306,8 +377,10 @@ rsw_parse_fast(const struct rte_mbuf *m, uint64_t mac48, const struct rte_ether_
 		uint32_t vtc = rsw_ntohl(ip->vtc_flow);
 
 		tot = sizeof(*ip) + rsw_ntohs(ip->payload_len);
-		if (unlikely((vtc >> 28) != 6 || tot > avail))
+		if (unlikely((vtc >> 28) != 6 || tot > avail || ip->hop_limits <= 1))
 			return rsw_parse(m, port_mac, info);
+		memset(info, 0, sizeof(*info));
+		info->l3_off = RTE_ETHER_HDR_LEN;
 		info->l3_len = (uint16_t)tot;
 		info->dscp = (vtc >> 22) & 0x3f;
 		info->flow = vtc & 0xfffff;
@@ -324,14 +397,20 @@ rsw_parse_fast(const struct rte_mbuf *m, uint64_t mac48, const struct rte_ether_
 	return rsw_parse(m, port_mac, info);
 }
 
-/** rsw_parse_fast with the port's MAC loaded here (tests, the fuzzer). */
+/**
+ * rsw_parse_fast (lazy) with the port's MAC loaded here, its record completed (tests, the
+ * fuzzer).
+ */
 static __rte_always_inline enum rsw_pkt_kind
 rsw_parse_inline(const struct rte_mbuf *m, const struct rte_ether_addr *port_mac,
 		 struct rsw_pkt_info *info)
 {
 	const uint8_t *l3;
+	enum rsw_pkt_kind k = rsw_parse_fast(m, rsw_mac48(port_mac), port_mac, info, &l3, 1);
 
-	return rsw_parse_fast(m, rsw_mac48(port_mac), port_mac, info, &l3);
+	if (info->flags & RSW_PF_LAZY)
+		rsw_parse_fill(m, info);
+	return k;
 }
 
 /** RFC 1071 Internet checksum of a buffer (the returned value is ready to store). */

@@ -46,7 +46,6 @@ rsw_stage(struct rsw_burst *c, uint16_t out, struct rte_mbuf *m, uint8_t idx)
 	struct rsw_stage *sg = &c->stage;
 	uint8_t k = sg->n[out]++;
 
-	c->staged |= 1u << out;
 	sg->m[out][k] = m;
 	sg->idx[out][k] = idx;
 	sg->tc[out][c->info[idx].tc] += (uint64_t)rte_pktmbuf_pkt_len(m) << 32 | 1;
@@ -59,6 +58,21 @@ rsw_stage_init(struct rsw_burst *c, uint16_t n_ports)
 	c->staged = 0;
 	memset(c->stage.n, 0, sizeof(c->stage.n[0]) * n_ports);
 	memset(c->stage.tc, 0, sizeof(c->stage.tc[0]) * n_ports);
+}
+
+/**
+ * The burst's staged ports (c->staged, bit p: stage.n[p] > 0), once resolve is done: one pass
+ * over the ports per burst, not a store per frame.
+ */
+static inline void
+rsw_stage_done(struct rsw_burst *c, uint16_t n_ports)
+{
+	uint32_t staged = 0;
+	uint16_t p;
+
+	for (p = 0; p < n_ports; p++)
+		staged |= (uint32_t)(c->stage.n[p] != 0) << p;
+	c->staged = staged;
 }
 
 /** The TCs with frames staged on port p: bit t for TC t. */

@@ -50,14 +50,21 @@ icmp_error(struct rsw_burst *c, struct rsw_lcore_stats *st, uint8_t answer, uint
 	c->err[c->n_err++] = m;
 }
 
-/* Steps 4-6 for one looked-up packet: result, load balance, MTU, neighbour, rewrite, stage. */
+/*
+ * Steps 4-6 for one looked-up packet: result, load balance, MTU, neighbour, rewrite, stage.
+ * fast (a constant): the packet is the parse step's common case (l3_off RTE_ETHER_HDR_LEN, a
+ * TTL above 1), so neither is read from its record.
+ */
 static __rte_always_inline void
 forward_one(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rsw_tables *t,
-	    uint16_t in_port, struct rte_mbuf *m, uint8_t idx, uint64_t nhv, const uint8_t kind)
+	    uint16_t in_port, struct rte_mbuf *m, uint8_t idx, uint64_t nhv, const uint8_t kind,
+	    const int fast)
 {
 	const struct rsw_pkt_info *info = &c->info[idx];
 	const struct rsw_result *r = &t->results[nhv] /* < n_results: rsw_tables_add_route */;
-	const uint8_t *l3 = rte_pktmbuf_mtod_offset(m, const uint8_t *, info->l3_off);
+	const uint16_t l3_off = fast ? RTE_ETHER_HDR_LEN : info->l3_off;
+	const uint8_t *l3 = rte_pktmbuf_mtod_offset(m, const uint8_t *, l3_off);
+	const struct rsw_port_rt *pr;
 	struct rsw_lb_member_stats *lb;
 	uint32_t neigh_idx;
 	uint16_t out;
@@ -70,7 +77,7 @@ forward_one(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rsw_ta
 		const struct rsw_nexthop *nh;
 		uint32_t mi;
 
-		if (unlikely(info->ttl <= 1))
+		if (!fast && unlikely(info->ttl <= 1))
 			goto ttl;
 		if (likely(r->single)) {
 			/* A plain route: its next hop is in the result. */
@@ -103,7 +110,7 @@ forward_one(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rsw_ta
 			c->punt[c->n_punt++] = m;
 			return;
 		case RSW_RES_CONNECTED:
-			if (unlikely(info->ttl <= 1))
+			if (!fast && unlikely(info->ttl <= 1))
 				goto ttl;
 			out = r->port;
 			lb = &st->connected;
@@ -128,13 +135,15 @@ forward_one(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rsw_ta
 	}
 
 	rsw_lb_count(lb, rte_pktmbuf_pkt_len(m));
+	pr = &rsw_dp.ports[out];
+	RSW_OPAQUE(pr); /* computed once: GCC 12 made it twice, for fwd_mtu and for the MAC */
 	/* fwd_mtu is the MTU of a port that is up: one compare for the common case. */
-	if (unlikely(info->l3_len > rsw_dp.ports[out].fwd_mtu)) {
-		if (unlikely(rsw_dp.ports[out].admin_down)) {
+	if (unlikely(info->l3_len > pr->fwd_mtu)) {
+		if (unlikely(pr->admin_down)) {
 			rsw_burst_drop(c, st, in_port, m, RSW_PC_port_down);
 			return;
 		}
-		if (unlikely(info->l3_len > rsw_dp.ports[out].mtu)) {
+		if (unlikely(info->l3_len > pr->mtu)) {
 			icmp_error(c, st, t->icmp_unreachable, in_port, m, info,
 				   RSW_PC_mtu_exceeded, RSW_PUNT_MTU);
 			rsw_meta(m)->out_port = out;
@@ -149,7 +158,7 @@ forward_one(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rsw_ta
 		c->punt[c->n_punt++] = m;
 		return;
 	}
-	rsw_rewrite_word(m, info->l3_off, kind, mac, &rsw_dp.ports[out].mac);
+	rsw_rewrite_word(m, l3_off, kind, mac, &pr->mac);
 	/* A CNP has admission rules of its own (never tail-dropped, counted cnp_tx): admitted
 	 * alone, after the port's staged frames. */
 	if (unlikely(info->flags & RSW_PF_CNP))
@@ -169,11 +178,21 @@ rsw_resolve_burst(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct 
 {
 	uint16_t i;
 
-	/* One body, the family a constant of each loop (the rewrite and the adjacency). */
-	if (kind == RSW_PK_IPV4)
-		for (i = 0; i < n; i++)
-			forward_one(c, st, t, in_port, m[i], idx[i], nh[i], RSW_PK_IPV4);
-	else
-		for (i = 0; i < n; i++)
-			forward_one(c, st, t, in_port, m[i], idx[i], nh[i], RSW_PK_IPV6);
+	/* One body, the family a constant of each loop (the rewrite and the adjacency), and
+	 * whether every frame of the burst is the parse step's common case (c->slow clear). */
+	if (kind == RSW_PK_IPV4) {
+		if (likely(!c->slow))
+			for (i = 0; i < n; i++)
+				forward_one(c, st, t, in_port, m[i], idx[i], nh[i], RSW_PK_IPV4, 1);
+		else
+			for (i = 0; i < n; i++)
+				forward_one(c, st, t, in_port, m[i], idx[i], nh[i], RSW_PK_IPV4, 0);
+	} else {
+		if (likely(!c->slow))
+			for (i = 0; i < n; i++)
+				forward_one(c, st, t, in_port, m[i], idx[i], nh[i], RSW_PK_IPV6, 1);
+		else
+			for (i = 0; i < n; i++)
+				forward_one(c, st, t, in_port, m[i], idx[i], nh[i], RSW_PK_IPV6, 0);
+	}
 }

@@ -518,8 +518,8 @@ test_unknown_ethertype(void **state)
 /*
  * Whether the parse step's common case (rsw_parse_fast returning the IP header: the branch the
  * pipeline classifies by DSCP alone) takes frame f (ol_flags into the mbuf), not counting a CNP
- * (which it parses, for classify's CNP rules); a frame it parses must give rsw_parse's record,
- * with l3_off 14.
+ * (which it parses, for classify's CNP rules); a frame it parses must give rsw_parse's record
+ * (completed by rsw_parse_fill when it left the L4 part out), with l3_off 14.
  */
 static bool
 fast_takes(const struct ut_frame *f, uint64_t ol_flags)
@@ -527,13 +527,24 @@ fast_takes(const struct ut_frame *f, uint64_t ol_flags)
 	struct rte_mbuf *m = ut_mbuf_ext(pool, f->b, f->len);
 	const uint64_t mac48 = rsw_mac48((const struct rte_ether_addr *)port_mac);
 	struct rsw_pkt_info info, ref;
-	const uint8_t *l3;
+	const uint8_t *l3, *lazy_l3;
 	enum rsw_pkt_kind k;
 
 	assert_non_null(m);
 	m->ol_flags |= ol_flags;
-	k = rsw_parse_fast(m, mac48, (const struct rte_ether_addr *)port_mac, &info, &l3);
+	/* Both ways (the full record, and the one left without its L4 part) take the same. */
+	k = rsw_parse_fast(m, mac48, (const struct rte_ether_addr *)port_mac, &info, &l3, 0);
 	if (l3 != NULL) {
+		assert_true(k == RSW_PK_IPV4 || k == RSW_PK_IPV6);
+		assert_int_equal(rsw_parse(m, (const struct rte_ether_addr *)port_mac, &ref), k);
+		assert_memory_equal(&info, &ref, sizeof(info));
+	}
+	k = rsw_parse_fast(m, mac48, (const struct rte_ether_addr *)port_mac, &info, &lazy_l3, 1);
+	assert_ptr_equal(lazy_l3, l3);
+	if (l3 != NULL) {
+		/* A record left without its L4 part is rsw_parse's once completed. */
+		if (info.flags & RSW_PF_LAZY)
+			rsw_parse_fill(m, &info);
 		assert_true(k == RSW_PK_IPV4 || k == RSW_PK_IPV6);
 		assert_int_equal(rsw_parse(m, (const struct rte_ether_addr *)port_mac, &ref), k);
 		assert_memory_equal(&info, &ref, sizeof(info));
@@ -625,7 +636,8 @@ build_ipv4_udp_len(struct ut_frame *f, uint16_t udp_len)
 
 /*
  * Where the parse step's common case (rsw_parse_fast's inline branch) stops: each bound both
- * ways. What it takes is rsw_parse's record (fast_takes); the TTL is resolve's to check.
+ * ways. What it takes is rsw_parse's record (fast_takes); a TTL or hop limit of 1 it leaves to
+ * rsw_parse (resolve then answers it), so that a burst of its frames needs no TTL check.
  */
 static void
 test_parse_fast_bounds(void **state)
@@ -654,12 +666,12 @@ test_parse_fast_bounds(void **state)
 	build_ipv4_udp(&f, 1, 2, 10);
 	f.len--;
 	assert_false(fast_takes(&f, 0));
-	/* TTL 1 and 2 both parsed (resolve answers TTL 1). */
+	/* TTL 1 refused (rsw_parse's, resolve answers it), 2 taken. */
 	ut_eth(&f, port_mac, peer_mac, RTE_ETHER_TYPE_IPV4);
 	ut_ipv4(&f, 0, 1, IPPROTO_UDP, IP4_SRC, IP4_DST, 18);
 	ut_udp(&f, 1, 2, 18);
 	ut_zeros(&f, 10);
-	assert_true(fast_takes(&f, 0));
+	assert_false(fast_takes(&f, 0));
 	f.b[22] = 2;
 	fix_ipv4_cksum(&f, 14);
 	assert_true(fast_takes(&f, 0));
@@ -679,7 +691,8 @@ test_parse_fast_bounds(void **state)
 	assert_false(fast_takes(&f, 0));
 	build_ipv6_udp(&f, port_mac, 1000, RSW_UDP_PORT_ROCEV2, 12);
 	assert_true(fast_takes(&f, 0));
-	/* IPv6: a UDP header cut short refused, any hop limit parsed, only to the port's MAC. */
+	/* IPv6: a UDP header cut short refused, a hop limit of 1 refused and 2 taken, only to the
+	 * port's MAC. */
 	build_ipv6_udp(&f, port_mac, 1, 2, 0);
 	assert_true(fast_takes(&f, 0));
 	f.b[19] = 7;
@@ -687,6 +700,8 @@ test_parse_fast_bounds(void **state)
 	assert_false(fast_takes(&f, 0));
 	build_ipv6_udp(&f, port_mac, 1, 2, 4);
 	f.b[21] = 1;
+	assert_false(fast_takes(&f, 0));
+	f.b[21] = 2;
 	assert_true(fast_takes(&f, 0));
 	build_ipv6_udp(&f, other_mac, 1, 2, 4);
 	assert_false(fast_takes(&f, 0));
