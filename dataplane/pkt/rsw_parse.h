@@ -220,7 +220,7 @@ rsw_parse_l4(const uint8_t *l4, uint32_t avail, uint8_t proto, struct rsw_pkt_in
 {
 	if (likely(proto == IPPROTO_UDP)) {
 		const struct rte_udp_hdr *udp = (const struct rte_udp_hdr *)l4;
-		uint16_t dport;
+		uint16_t dport, dlen;
 		uint32_t w;
 
 		if (unlikely(avail < sizeof(*udp)))
@@ -229,7 +229,9 @@ rsw_parse_l4(const uint8_t *l4, uint32_t avail, uint8_t proto, struct rsw_pkt_in
 		info->sport = rsw_ntohs(udp->src_port);
 		info->dport = dport;
 		*flags |= RSW_PF_L4;
-		if (unlikely(rsw_ntohs(udp->dgram_len) < sizeof(*udp)))
+		/* The UDP length below 8: no bit of 0xfff8 set (tested in network order). */
+		memcpy(&dlen, &udp->dgram_len, sizeof(dlen));
+		if (unlikely((dlen & RTE_BE16(0xfff8)) == 0))
 			return -1;
 		if (dport == RSW_UDP_PORT_ROCEV2) {
 			const uint8_t *bth = l4 + sizeof(*udp);
