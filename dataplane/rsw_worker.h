@@ -57,6 +57,7 @@ enum rsw_punt_reason {
 /* Bits of rsw_mbuf_meta.flags. */
 #define RSW_MF_NOACCT (1u << 0) /* built by the control thread: not in buffer accounting */
 #define RSW_MF_CNP    (1u << 1) /* RoCEv2 CNP: never marked, counted cnp_tx */
+#define RSW_MF_ORIG   (1u << 2) /* made by railsw (a reply, a request): originated, not forwarded */
 
 /* Metadata of a queued or punted mbuf, in an mbuf dynamic field. */
 struct rsw_mbuf_meta {
