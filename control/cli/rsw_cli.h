@@ -66,6 +66,9 @@ typedef void(rsw_cli_tc_row_fn)(json_t *o, const struct rsw_qos_stats *s, int p,
 json_t *rsw_cli_per_port_tc(const struct rsw_table_def *t, int argc, char **argv,
 			    const char *tc_key, rsw_cli_tc_row_fn *row);
 
+/** `clear counters`: take the baselines of the `show drops` totals that rsw_ctl lacks. */
+void rsw_cli_drops_clear(void);
+
 /** Allocate the baselines the commands read (the first cli module's init). */
 int rsw_cli_state_init(void);
 

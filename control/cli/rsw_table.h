@@ -78,6 +78,7 @@ extern const struct rsw_table_def rsw_table_pfc;
 extern const struct rsw_table_def rsw_table_buffer;
 extern const struct rsw_table_def rsw_table_pgs;
 extern const struct rsw_table_def rsw_table_drops;
+extern const struct rsw_table_def rsw_table_drop_totals;
 extern const struct rsw_table_def rsw_table_lb_groups;
 extern const struct rsw_table_def rsw_table_lb_members;
 extern const struct rsw_table_def rsw_table_routes;

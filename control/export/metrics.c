@@ -313,6 +313,7 @@ rsw_metrics_format(const struct rsw_metrics_src *src, size_t *len)
 	emit_reply(&b, &rsw_table_buffer, src->buffer);
 	emit_reply(&b, &rsw_table_pgs, src->buffer);
 	emit_reply(&b, &rsw_table_drops, src->drops);
+	emit_reply(&b, &rsw_table_drop_totals, src->drops);
 	emit_reply(&b, &rsw_table_lb_members, src->lb);
 	if (b.oom) {
 		free(b.p);

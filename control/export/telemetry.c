@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * DPDK telemetry commands /railsw/ports|queues|pfc|lb|drops|buffer (DESIGN.md §8).
+ * DPDK telemetry commands /railsw/ports|queues|pfc|lb|drops|totals|buffer (DESIGN.md §8).
  * The callbacks run on DPDK's telemetry thread, which must never touch the control
  * thread's state, so the control thread runs the `show` commands of CLI.md through
  * the command registry every RSW_TEL_PERIOD_MS and publishes the JSON documents as
@@ -387,6 +387,21 @@ tel_drops_locked(struct rte_tel_data *d)
 	return 0;
 }
 
+/* /railsw/totals: {received, forwarded, consumed, originated, queued, dropped} (show drops). */
+static int
+tel_totals_locked(struct rte_tel_data *d)
+{
+	const json_t *o = rsw_tel.snap[RSW_TEL_DROPS] ? json_object_get(rsw_tel.snap[RSW_TEL_DROPS],
+									rsw_table_drop_totals.key)
+						      : NULL;
+
+	if (!json_is_object(o))
+		return tel_error(d, "no data yet");
+	rte_tel_data_start_dict(d);
+	tel_dict_fill(d, o);
+	return 0;
+}
+
 /* /railsw/buffer: {total, used, headroom_reserved, watermark}. */
 static int
 tel_buffer_locked(struct rte_tel_data *d)
@@ -420,6 +435,8 @@ tel_cb(const char *cmd, const char *params, struct rte_tel_data *d)
 		ret = tel_lb_locked(params, d);
 	else if (strcmp(cmd, "/railsw/drops") == 0)
 		ret = tel_drops_locked(d);
+	else if (strcmp(cmd, "/railsw/totals") == 0)
+		ret = tel_totals_locked(d);
 	else if (strcmp(cmd, "/railsw/buffer") == 0)
 		ret = tel_buffer_locked(d);
 	else
@@ -467,6 +484,9 @@ rsw_telemetry_init(const struct rsw_config *cfg)
 		 "Next-hop groups (show lb); with a group id, its members. Parameters: [group id]"},
 		{"/railsw/drops",
 		 "Every drop reason, switch-wide (show drops). Takes no parameters"},
+		{"/railsw/totals",
+		 "Frames received, forwarded, consumed, originated, queued and dropped (show drops "
+		 "totals). Takes no parameters"},
 		{"/railsw/buffer", "Shared buffer occupancy (show buffer). Takes no parameters"},
 	};
 	unsigned int i;

@@ -95,22 +95,59 @@ rsw_ctl_tc(void)
 	return q->n_strict ? q->strict[0] : RSW_N_TC - 1;
 }
 
+/*
+ * Queue m on (p, tc) for the port's owner. orig: railsw made it (counted originated; lost
+ * uncounted when the ring is full: it is no received frame); else a received frame going on
+ * (lost as tx_dropped).
+ */
+static void
+ctl_enqueue(uint16_t p, uint8_t tc, struct rte_mbuf *m, bool orig)
+{
+	struct rsw_lcore_stats *st = ctl_stats();
+	uint32_t len = rte_pktmbuf_pkt_len(m);
+
+	rsw_meta(m)->flags = RSW_MF_NOACCT | (orig ? RSW_MF_ORIG : 0);
+	/* Counted before it is visible: the owner's idle check never misses it. */
+	__atomic_fetch_add(&rsw_qos.port[p].ctl_frames, 1, __ATOMIC_RELAXED);
+	if (orig)
+		__atomic_fetch_add(&rsw_qos.port[p].orig_frames, 1, __ATOMIC_RELAXED);
+	if (rte_ring_mp_enqueue(rsw_qos.port[p].ring[tc], m) != 0) {
+		__atomic_fetch_sub(&rsw_qos.port[p].ctl_frames, 1, __ATOMIC_RELAXED);
+		if (orig) {
+			__atomic_fetch_sub(&rsw_qos.port[p].orig_frames, 1, __ATOMIC_RELAXED);
+			rte_pktmbuf_free(m);
+		} else {
+			rsw_drop(st, p, &m, 1, RSW_PC_tx_dropped);
+		}
+		return;
+	}
+	if (orig)
+		st->tot[RSW_TOT_originated]++;
+	/* The owner counts it dequeued: count it enqueued, so the two agree in `show queues`. */
+	st->qos.q[p][tc][RSW_QC_enqueued_packets]++;
+	st->qos.q[p][tc][RSW_QC_enqueued_bytes] += len;
+}
+
 void
 rsw_ctl_send(uint16_t p, uint8_t tc, struct rte_mbuf *m)
 {
-	uint32_t len = rte_pktmbuf_pkt_len(m);
+	ctl_enqueue(p, tc, m, true);
+}
 
-	rsw_meta(m)->flags = RSW_MF_NOACCT;
-	/* Counted before it is visible: the owner's idle check never misses it. */
-	__atomic_fetch_add(&rsw_qos.port[p].ctl_frames, 1, __ATOMIC_RELAXED);
-	if (rte_ring_mp_enqueue(rsw_qos.port[p].ring[tc], m) != 0) {
-		__atomic_fetch_sub(&rsw_qos.port[p].ctl_frames, 1, __ATOMIC_RELAXED);
-		rsw_drop(ctl_stats(), p, &m, 1, RSW_PC_tx_dropped);
-		return;
-	}
-	/* The owner counts it dequeued: count it enqueued, so the two agree in `show queues`. */
-	ctl_stats()->qos.q[p][tc][RSW_QC_enqueued_packets]++;
-	ctl_stats()->qos.q[p][tc][RSW_QC_enqueued_bytes] += len;
+void
+rsw_ctl_forward(uint16_t p, uint8_t tc, struct rte_mbuf *m)
+{
+	ctl_enqueue(p, tc, m, false);
+}
+
+unsigned int
+rsw_ctl_neigh_held(void)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; neighs != NULL && i < RSW_NEIGH_SLOTS; i++)
+		n += neighs[i].n_held;
+	return n;
 }
 
 struct rte_mbuf *
@@ -262,7 +299,7 @@ flush_held(struct ctl_neigh *n)
 		struct rsw_mbuf_meta *meta = rsw_meta(m);
 
 		rsw_rewrite(m, meta->l3_off, meta->kind, n->mac, &rsw_dp.ports[meta->out_port].mac);
-		rsw_ctl_send(meta->out_port, meta->tc, m);
+		rsw_ctl_forward(meta->out_port, meta->tc, m);
 	}
 	n->n_held = 0;
 }
@@ -447,7 +484,7 @@ rsw_ctl_neigh_unresolved(struct rte_mbuf *m)
 	if (n->state == NS_REACHABLE || n->state == NS_STALE || n->state == NS_STATIC) {
 		/* Resolved since the worker looked. */
 		rsw_rewrite(m, meta->l3_off, meta->kind, n->mac, &rsw_dp.ports[meta->out_port].mac);
-		rsw_ctl_send(meta->out_port, meta->tc, m);
+		rsw_ctl_forward(meta->out_port, meta->tc, m);
 		return;
 	}
 	if (n->state == NS_FAILED && now - n->updated_ms < NEIGH_FAILED_HOLD_MS)

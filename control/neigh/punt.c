@@ -12,6 +12,7 @@
 #include <netinet/in.h>
 
 #include <rte_ip.h>
+#include <rte_lcore.h>
 #include <rte_mbuf.h>
 #include <rte_ring.h>
 
@@ -42,6 +43,31 @@ local_nd(struct rte_mbuf *m)
 	       (icmp[0] == RSW_ND_NS || icmp[0] == RSW_ND_NA);
 }
 
+/*
+ * Count a frame taken off the punt ring: punt_taken unless an error's original (already
+ * counted dropped), consumed for the ARP, ND and local ones (answered, learned from or
+ * ignored: the switch took them). A frame waiting for a neighbour is held, forwarded or
+ * dropped by neigh.c, and counted there.
+ */
+static void
+punt_count(uint8_t reason)
+{
+	struct rsw_lcore_stats *st = rsw_stats[rte_lcore_id()];
+
+	switch (reason) {
+	case RSW_PUNT_TTL:
+	case RSW_PUNT_NO_ROUTE:
+	case RSW_PUNT_MTU:
+		return;
+	case RSW_PUNT_NEIGH:
+		break;
+	default:
+		st->tot[RSW_TOT_consumed]++;
+		break;
+	}
+	st->tot[RSW_TOT_punt_taken]++;
+}
+
 unsigned int
 rsw_ctl_punt_poll(void)
 {
@@ -52,6 +78,9 @@ rsw_ctl_punt_poll(void)
 		for (i = 0; i < n; i++) {
 			struct rsw_mbuf_meta *meta = rsw_meta(pkts[i]);
 
+			/* Totals (rsw_stats.h): a punted frame is off the ring; the frames for the
+			 * switch are consumed here, whatever their handler does with them. */
+			punt_count(meta->reason);
 			switch (meta->reason) {
 			case RSW_PUNT_ARP:
 				rsw_ctl_arp_input(pkts[i]);

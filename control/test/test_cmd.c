@@ -804,7 +804,7 @@ test_describe(void **state)
 	(void)state;
 	assert_non_null(d);
 	assert_int_equal(json_object_size(d), 1);
-	assert_int_equal(json_array_size(json_object_get(d, "tables")), 12);
+	assert_int_equal(json_array_size(json_object_get(d, "tables")), 13);
 	json_array_foreach(json_object_get(d, "tables"), i, t)
 	{
 		assert_int_equal(json_object_size(t), 3);
@@ -845,6 +845,13 @@ test_describe(void **state)
 	assert_non_null(described(d, "show buffer", "pgs"));
 	assert_non_null(described(d, "show lb", "groups.members"));
 	assert_null(kind_of(described(d, "show lb", "groups"), "members"));
+	/* Two of `show drops`: the reasons and the totals of ../shared/CLI.md. */
+	assert_non_null(described(d, "show drops", "drops"));
+	assert_int_equal(
+		json_array_size(json_object_get(described(d, "show drops", "totals"), "fields")),
+		6);
+	assert_string_equal(kind_of(described(d, "show drops", "totals"), "queued"), "gauge");
+	assert_string_equal(kind_of(described(d, "show drops", "totals"), "received"), "counter");
 	assert_ptr_equal(rsw_table_find("show lb", "groups.members"), &rsw_table_lb_members);
 	assert_null(rsw_table_find("show lb", "members"));
 	json_decref(d);
