@@ -403,7 +403,7 @@ def test_ecn_marking(qsw, injector):
     0.3 and 56/60 and the queue watermark passed kmax; ecn_marked equals the
     CE frames seen. (2) some Not-ECT frames are dropped instead:
     dropped_packets = 60 - arrived (and the queue's ecn_drops, and `show drops` ecn_drops as
-    much, tail_drops +0), ecn_marked +0,
+    much, queue_drops +0), ecn_marked +0,
     the survivors unchanged and in order. (3) TC 0 untouched: 60 arrive exactly as routed, no drop, no
     mark. (4) lossless TC 3: Not-ECT passes, 60 arrive unchanged.
     """
@@ -439,7 +439,7 @@ def test_ecn_marking(qsw, injector):
         # ... and named switch-wide, by cause: show drops' ecn_drops moved by as many.
         d2 = drops()
         assert d2["ecn_drops"] - d1["ecn_drops"] == 60 - len(out), (d1, d2)
-        assert d2["tail_drops"] == d1["tail_drops"], (d1, d2)
+        assert d2["queue_drops"] == d1["queue_drops"], (d1, d2)
         assert d2["lossless_drops"] == d1["lossless_drops"]
         assert q2["ecn_marked"] == q1["ecn_marked"]
         seqs = [tag(d)[2] for d in out]

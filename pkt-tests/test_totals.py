@@ -47,7 +47,8 @@ def moved(sw, before, expect, timeout=3.0):
 def test_totals_fields(sw):
     """Verify: `show drops` has the six totals of CLI.md, all 0 after the start's
     `clear counters`; `describe` lists them (queued a gauge, the rest counters); the
-    reasons include the buffer's by cause and no longer queue_drops or cnp_coalesced."""
+    reasons include the buffer's by cause (queue_drops now the tail drops alone) and no
+    longer cnp_coalesced."""
     reply = sw.ctl("show", "drops")
     assert sorted(reply["totals"]) == sorted(NAMES), reply["totals"]
     assert set(reply["totals"].values()) == {0}, reply["totals"]
@@ -55,9 +56,9 @@ def test_totals_fields(sw):
     assert kinds["gauge"] == ["queued"], kinds
     assert sorted(kinds["counter"]) == sorted(set(NAMES) - {"queued"}), kinds
     reasons = [d["reason"] for d in reply["drops"]]
-    for r in ("tail_drops", "lossless_drops", "ecn_drops", "trim_drops", "watchdog_drops"):
+    for r in ("queue_drops", "lossless_drops", "ecn_drops", "trim_drops", "watchdog_drops"):
         assert r in reasons, reasons
-    assert "queue_drops" not in reasons and "cnp_coalesced" not in reasons, reasons
+    assert "cnp_coalesced" not in reasons, reasons
 
 
 def test_each_kind_of_frame(sw, injector):

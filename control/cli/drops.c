@@ -4,7 +4,7 @@
 /*
  * `show drops` (../shared/CLI.md): every drop reason switch-wide, and the totals that account
  * for every received frame. The reasons: the port counters marked drop in rsw_stats.h, then
- * the buffer's, summed over every (port, TC) queue: tail_drops (the queues' dropped_packets
+ * the buffer's, summed over every (port, TC) queue: queue_drops (the queues' dropped_packets
  * less the three below), lossless_drops, ecn_drops (Not-ECT frames WRED dropped), trim_drops
  * (full trim queue) and watchdog_drops. The totals, since the last `clear counters`:
  * received = forwarded + consumed + queued + dropped, dropped = the sum of the reasons.
@@ -62,12 +62,12 @@ const struct rsw_table_def rsw_table_drop_totals = {
 	.n_fields = RSW_TABLE_N_FIELDS(total_fields),
 };
 
-/* The buffer's drop reasons: a queue counter each; tail_drops is what the others leave. */
+/* The buffer's drop reasons: a queue counter each; queue_drops is what the others leave. */
 static const struct {
 	const char *reason;
 	enum rsw_queue_ctr ctr;
 } queue_reasons[] = {
-	{"tail_drops", RSW_QC_dropped_packets},    {"lossless_drops", RSW_QC_lossless_drops},
+	{"queue_drops", RSW_QC_dropped_packets},   {"lossless_drops", RSW_QC_lossless_drops},
 	{"ecn_drops", RSW_QC_ecn_drops},           {"trim_drops", RSW_QC_trim_drops},
 	{"watchdog_drops", RSW_QC_watchdog_drops},
 };
@@ -212,7 +212,7 @@ cmd_show_drops(int argc, char **argv, void *ctx)
 			}
 			all = rsw_cli_since(q->q[p][tc][RSW_QC_dropped_packets],
 					    rsw_ctl.qos_base->q[p][tc][RSW_QC_dropped_packets]);
-			qr[0] += all > by_cause ? all - by_cause : 0; /* tail_drops */
+			qr[0] += all > by_cause ? all - by_cause : 0; /* queue_drops */
 		}
 	}
 	free(q);

@@ -52,7 +52,7 @@ rsw_wire_milli(uint64_t bytes, uint64_t frames)
  * depth_bytes and watermark_bytes (gauges) come between the traffic counters and
  * lossless_drops. dropped_packets counts every lossy drop of a received frame; ecn_drops,
  * trim_drops and watchdog_drops count the ones of their cause as well, and the rest are tail
- * drops (a queue over its limit, a full buffer or ring: `show drops` tail_drops).
+ * drops (a queue over its limit, a full buffer or ring: `show drops` queue_drops).
  */
 #define RSW_FOREACH_QUEUE_TRAFFIC_CTR(X)                                                           \
 	X(enqueued_packets, COUNTER, "packets", "packets put in the queue")                        \
