@@ -596,31 +596,49 @@ class Incast(Exp):
     def qos(self, mode):
         if mode == "lossy":
             return qos_yaml(lossless=False)
+        # PFC headroom covers what a link carries while its XOFF takes effect: with the
+        # smoke's 400 Mb/s fabric links that is more than at 50 Mb/s.
+        hr = self.headroom
         if mode == "pfc":
-            return qos_yaml(lossless=True)
+            return qos_yaml(lossless=True, headroom=hr)
         if mode == "pfc+dcqcn":
-            return qos_yaml(lossless=True, ecn=self.ECN)
+            return qos_yaml(lossless=True, ecn=self.ECN, headroom=hr)
         if mode == "ecn+dcqcn":
             return qos_yaml(lossless=False, ecn=self.ECN)
         return qos_yaml(lossless=False, trim=True)
 
     def run(self):
-        speed, fspeed = "50M", "50M"
+        speed = "50M"
+        # The smoke's variant (report.md says so): 1 spine, leaf-spine links 8x the hosts', so the
+        # only bottleneck is the incast's downlink. Then the victim's frames share nothing
+        # congested but the spine's paused egress toward leaf 0: whatever it loses under
+        # PFC is the pause spreading, by construction.
+        fspeed = "400M" if self.smoke else "50M"
+        self.headroom = "384KB" if self.smoke else "96KB"
         ns = [4] if self.smoke else [4, 8]
         msg = 1 << 20
         dur = 2.5 if self.smoke else 4.0
-        t_inc = 0.5 if self.smoke else 1.0
-        topo = dict(design="rail-optimized", sus=2, servers_per_su=6, rails=1, spines=2,
+        t_inc = 0.8 if self.smoke else 1.0
+        spines = 1 if self.smoke else 2
+        topo = dict(design="rail-optimized", sus=2, servers_per_su=6, rails=1, spines=spines,
                     radix=16, gpu_prefix="10.0.0.0/8", fabric_prefix="172.16.0.0/12")
         self.config = {
-            "topology": "2 leaves x 6 hosts, 2 spines (4 railsw)",
+            "topology": f"2 leaves x 6 hosts, {spines} spine{'s' if spines > 1 else ''} "
+                        f"({2 + spines} railsw)",
             "link speed": f"hosts {speed} b/s, leaf-spine {fspeed} b/s",
+            "smoke variant": "the smoke's own set-up, not the full run's: 1 spine and leaf-spine "
+                             "links 8x the hosts', so the incast's downlink is the only "
+                             "bottleneck and the victim shares with the incast only the spine's "
+                             "egress toward leaf 0, which leaf 0's PFC pauses; more headroom for "
+                             "the faster links; the victim is measured before (0.1 s to the "
+                             "incast's start) against during (until the last message ends)"
+                             if self.smoke else "none: the full run's design",
             "incast": f"N = {', '.join(map(str, ns))} senders of one {msg >> 20} MiB message "
                       f"each to host 0 of leaf 0, starting at t = {t_inc} s (N = 4: the hosts of "
                       "leaf 1; N = 8: also 4 hosts of leaf 0)",
             "victim": f"a long flow from the last host of leaf 1 to host 1 of leaf 0, 0-{dur} s",
-            "switch": "queue_limit 64 KB (lossy TCs); PFC xoff 32 KB, xon 16 KB, headroom 32 KB "
-                      "on TC 3; ECN on TC 3 kmin 8 KB, kmax 48 KB, pmax 0.2 (dequeue); trim: "
+            "switch": "queue_limit 64 KB (lossy TCs); PFC xoff 32 KB, xon 16 KB, headroom "
+                      f"{self.headroom[:-2]} KB on TC 3; ECN on TC 3 kmin 8 KB, kmax 48 KB, pmax 0.2 (dequeue); trim: "
                       "TC 1 over 32 KB cut to 128 B, DSCP 11/21, into TC 2 (DWRR 1 of 10)",
             "modes": "lossy, pfc, pfc+dcqcn, ecn+dcqcn (lossy fabric): transport roce "
                      "(go-back-N, RTO 100 ms); trim: transport uet (NACK, selective retransmit) "
@@ -656,7 +674,8 @@ class Incast(Exp):
             hosts = sorted(set([vsrc, vdst, recv] + senders))
             tc = 1 if mode == "trim" else 3
             l0n, l1n = fab.leaves[0]["name"], fab.leaves[1]["name"]
-            path = [(l0n, "down0", [tc])] + [(l1n, f"up{k}", [tc]) for k in range(2)]
+            ups = sorted(p[1] for p in fab.ports[l1n] if p[2] == "uplink")
+            path = [(l0n, "down0", [tc])] + [(l1n, u, [tc]) for u in ups]
             path += [(s["name"], "down0", [tc]) for s in fab.spines]
             rec = self.run_once(fab, mode, tr, run, hosts, flows, self.host_params(dur),
                                 sample_port=path)
@@ -723,9 +742,13 @@ class Incast(Exp):
         lost = sum(s["dropped"] for r in pfc for s in r["switches"].values())
         retx = sum(f["nacks"] for r in pfc for f in r["flows"])
         de = self.mean([self.victim_rates(r)[1] for r in ecn])
-        self.observe(d < 0.97 * b and d < de,
-                     f"pfc: the victim's goodput falls during the incast ({b / 1e6:.1f} -> "
-                   f"{d / 1e6:.1f} Mb/s; ecn+dcqcn keeps {de / 1e6:.1f} Mb/s)")
+        # In the smoke's variant the victim shares only the spine's paused egress with the
+        # incast: a fall is the pause spreading. Asserted with a margin (during <= 0.8 x
+        # before, and below what ecn+dcqcn keeps), in the full run too.
+        self.check(d <= 0.8 * b and d < de,
+                   f"pfc: the victim's goodput falls during the incast ({b / 1e6:.1f} -> "
+                   f"{d / 1e6:.1f} Mb/s, {d / b if b else 0:.2f} x, <= 0.8 x; ecn+dcqcn keeps "
+                   f"{de / 1e6:.1f} Mb/s)")
         self.check(lost == 0 and retx == 0, f"pfc: nothing is lost ({lost} drops, {retx} "
                    "NAKs of a PSN gap)")
         qe = self.mean([self.qstat(r)[0] for r in ecn])
