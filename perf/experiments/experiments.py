@@ -248,7 +248,7 @@ class Exp:
                                   "retransmits", "retransmit_bytes", "out_of_order", "cnps",
                                   "transport", "qps", "entropy", "dcqcn", "delivered_bytes",
                                   "complete", "nacks", "trimmed", "timeouts", "pause_s",
-                                  "tx_packets", "start_s")}
+                                  "tx_packets", "start_s")} | {"started_s": f.get("started_s")}
 
     def switch_counters(self, fab, snap):
         out = {}
@@ -1083,9 +1083,10 @@ class Rails(Exp):
                         "the copy's time (bytes / scale-up rate) delays the flow's start and is "
                         "added to its completion; same-server pairs use scale-up only, on both "
                         "designs. Scale-up links are not contended in this model",
-            "allreduce": f"ring all-reduce of {ar >> 20} MiB within each rail (4 NICs), as its "
-                         "bandwidth-equivalent: each NIC sends 2(N-1)/N of the buffer to its "
-                         "ring successor",
+            "allreduce": f"ring all-reduce of {ar >> 20} MiB within each rail (4 NICs) with its "
+                         "step dependencies: 2(N-1) = 6 steps of one chunk (buffer/N) each; in "
+                         "step s a NIC sends to its ring successor once it has received step "
+                         "s-1's chunk from its predecessor",
             "alltoall": f"every NIC sends {chunk >> 10} KiB to every other NIC (MoE dispatch)",
             "transport": "roce with PFC (TC 3 lossless) and DCQCN, 1 QP per flow, hash ECMP",
             "runs per mode": self.runs_n,
@@ -1122,18 +1123,30 @@ class Rails(Exp):
         rnd = random.Random(500 + run)
         out = []
 
-        def add(src, dst, nbytes, relay_s=0.0):
+        def add(src, dst, nbytes, relay_s=0.0, after=None):
             hops = 1 if src["leaf"] == dst["leaf"] else 3
             out.append({"id": len(out), "role": "background", "src": src["name"],
                         "dst": dst["name"], "transport": "roce", "bytes": nbytes,
                         "start_s": relay_s, "dscp": 26, "dcqcn": True,
                         "sport": 49152 + rnd.randrange(16000), "_relay_s": relay_s,
                         "_hops": hops})
+            if after is not None:
+                out[-1]["after"] = after
+            return out[-1]["id"]
         if coll == "allreduce":
+            # Ring all-reduce with its step dependencies: 2(N-1) steps (reduce-scatter, then
+            # all-gather) of one chunk of buffer/N each; in step s a NIC sends to its ring
+            # successor only once it has received step s-1's chunk from its predecessor.
             n = len(servers)
             for r in rails:
-                for i, s in enumerate(servers):
-                    add(nic[(s, r)], nic[(servers[(i + 1) % n], r)], ar * 2 * (n - 1) // n)
+                prev = [None] * n  # prev[i]: the flow that delivered to NIC i last step
+                for step in range(2 * (n - 1)):
+                    cur = [None] * n
+                    for i, s in enumerate(servers):
+                        j = (i + 1) % n
+                        cur[j] = add(nic[(s, r)], nic[(servers[j], r)], ar // n,
+                                     after=prev[i])
+                    prev = cur
         else:
             for (s1, r1), a in sorted(nic.items()):
                 for (s2, r2), b in sorted(nic.items()):
@@ -1150,7 +1163,9 @@ class Rails(Exp):
         for f in rec["flows"]:
             if f["fct_s"] is None:
                 return None
-            t.append(rec["scaleup_s"][str(f["id"])] + f["fct_s"])
+            # A step of a ring starts when its predecessor's chunk arrived (started_s).
+            t0 = f.get("started_s")
+            t.append((t0 if t0 is not None else rec["scaleup_s"][str(f["id"])]) + f["fct_s"])
         return max(t + [rec["local_s"]])
 
     def tier_load(self, rec):
