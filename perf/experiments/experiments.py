@@ -1096,6 +1096,10 @@ class Rails(Exp):
         self.counts_big = {m: self.plan_counts(self.topo(m, spines=(16 if m == "rail-optimized"
                                                                     else 4), **big))
                            for m in self.MODES}
+        # At equal leaf oversubscription: S spines for rail-optimized, S per rail for
+        # railctl's rail-only (radix 64: 32 / S to 1 on both).
+        self.counts_eq = [(s, {m: self.plan_counts(self.topo(m, spines=s, **big))
+                               for m in self.MODES}) for s in (4, 8, 16)]
         qos = qos_yaml(lossless=True, ecn={3: ("8KB", "48KB", 0.2)})
         for mode in self.modes():
             for run in range(self.runs_n):
@@ -1256,6 +1260,20 @@ class Rails(Exp):
         for m in self.MODES:
             lines.append(f"| {m} | {big[m]['switches']} | {big[m]['fabric_links']} | "
                          f"{big[m]['leaf_ratio']} |")
+        lines += ["", "At equal leaf oversubscription (the same size; railctl plan only). The "
+                  "last column is a rail-only fabric without any spine tier, as Wang et al. "
+                  "build it: the rail leaves alone, every pair between rails through the "
+                  "servers' scale-up domain:", "",
+                  "| leaf oversubscription | rail-optimized switches / fabric links | "
+                  "railctl rail-only switches / fabric links | leaves only (no spine tier) "
+                  "switches / fabric links |", "|---|---|---|---|"]
+        for _, c in getattr(self, "counts_eq", []):
+            ro, rn = c["rail-optimized"], c["rail-only"]
+            leaves = ro["tiers"].get("leaf", 0)
+            lines.append(f"| {ro['leaf_ratio']} / {rn['leaf_ratio']} | {ro['switches']} / "
+                         f"{ro['fabric_links']} | {rn['switches']} / {rn['fabric_links']} | "
+                         f"{leaves} / 0 ({(1 - leaves / ro['switches']) * 100:.0f} % fewer "
+                         "switches than rail-optimized) |")
         lines += ["", "railctl's rail-only keeps a spine tier per rail, and the two plans above "
                   "differ in oversubscription, so these counts compare plans, not fabrics of "
                   "equal performance; the 38-77 % savings Wang et al. report come from removing "
@@ -1282,7 +1300,11 @@ def main(argv=None):
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--modes", help="run only these modes (comma-separated); the direction "
                     "checks, which compare modes, are then skipped")
+    ap.add_argument("--host-ports", choices=["memif", "tap"], default="memif",
+                    help="rswhost's ports: memif (default), or TAP downlinks that rswhost "
+                    "opens with net_af_packet")
     a = ap.parse_args(argv)
+    Fabric.rswhost_ports = a.host_ports
     if a.list or not a.name:
         for k, c in EXPERIMENTS.items():
             print(f"{k:10s} {c.title}")
