@@ -428,10 +428,15 @@ data_packet(struct host *h, struct qp *q, uint64_t now, uint32_t *wire)
 	int retx, ok, last;
 	uint8_t *p;
 
-	if (f->tr == T_ROCE)
+	if (f->tr == T_ROCE) {
+		/* Nothing outstanding yet (a QP's first packet): its RTO runs from now, not from
+		 * the start of the run; a QP starting later than one RTO would time out at once. */
+		if (q->gtx.una == q->gtx.max)
+			q->gtx.progress_ns = now_ns(now);
 		ok = rsw_gbn_tx_next(&q->gtx, &psn, &retx);
-	else
+	} else {
 		ok = rsw_uet_tx_next(&q->utx, &psn, &retx);
+	}
 	if (!ok)
 		return NULL;
 	m = rte_pktmbuf_alloc(g.pool);
