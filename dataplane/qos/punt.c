@@ -73,13 +73,17 @@ rsw_punt_configure(const uint32_t *pps, const uint32_t *burst, uint64_t hz,
 	memset(rsw_punt_lc, 0, sizeof(rsw_punt_lc));
 }
 
-/* Whether src (4 or 16 bytes of family fam) is one of the configured BGP peers. */
+/*
+ * Whether src (4 or 16 bytes of family fam) is one of the configured BGP peers; a link-local
+ * source always is (an unnumbered peer has no address to list).
+ */
 static bool
 bgp_peer(uint8_t fam, const uint8_t *src)
 {
 	uint16_t i;
 
-	if (rsw_punt_cfg.n_peers == 0)
+	if (rsw_punt_cfg.n_peers == 0 ||
+	    (fam == RSW_AF_INET6 && src[0] == 0xfe && (src[1] & 0xc0) == 0x80))
 		return true;
 	for (i = 0; i < rsw_punt_cfg.n_peers; i++)
 		if (rsw_punt_cfg.peers[i].family == fam &&
