@@ -27,7 +27,7 @@ static const struct rsw_field_def punt_fields[] = {
 const struct rsw_table_def rsw_table_punt = {
 	.command = "show punt",
 	.key = "punt",
-	.metric_prefix = "punt_",
+	.metric_prefix = "punt_class_",
 	.fields = punt_fields,
 	.n_fields = RSW_TABLE_N_FIELDS(punt_fields),
 };
