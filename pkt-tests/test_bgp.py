@@ -201,10 +201,10 @@ def lab(build):
         sh(f"ip link set {t2} netns {rns}")
         sh(f"ip -n {rns} link set {t2} address {HOST_MAC['p2']}")
         sh(f"ip -n {rns} link set {t2} up")
-        sh(f"ip -n {rns} link add d0 type dummy && ip -n {rns} link set d0 up")
-        for a in ("10.77.0.1/24", "10.88.0.1/24"):
-            sh(f"ip -n {rns} addr add {a} dev d0")
-        sh(f"ip -n {rns} -6 addr add fd00:77::1/48 dev d0 nodad")
+        # The announced prefixes' addresses on the router's lo (no dummy module needed).
+        for a in ("10.77.0.1/32", "10.88.0.1/32"):
+            sh(f"ip -n {rns} addr add {a} dev lo")
+        sh(f"ip -n {rns} -6 addr add fd00:77::1/128 dev lo")
         # Replies to h1 go back by p0 whichever link the request came in on.
         for k in ("all", "default"):
             sh(f"ip netns exec {rns} sysctl -q -w net.ipv4.conf.{k}.rp_filter=0")
