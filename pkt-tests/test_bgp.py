@@ -346,13 +346,12 @@ def test_syn_flood_is_policed(lab, injector, cap):
     **Verify**: no session went down (Established, no new connection on the router);
     `show punt` counts policed frames in class other and none in class bgp, and its bgp
     class counts the keepalives; `show drops` has them under punt_policed."""
-    sw = lab[0]
-    railsw.wait_until(lambda: sum(1 for s, _ in lab[2].peers().values()
+    sw, _, router, _, rns = lab
+    railsw.wait_until(lambda: sum(1 for s, _ in router.peers().values()
                                   if s == "Established") >= 3, 60, interval=0.5,
                       what="sessions up")
     peers0 = router.peers()
     punt0 = {r["class"]: r for r in sw.ctl("show", "punt")["punt"]}
-    _, _, router, _, rns = lab
     syn = bytes(Ether(dst=sw.mac["p0"], src=HOST_MAC["p0"]) /
                 IP(src=HOST_IP["p0"], dst=SW_IP["p0"]) / TCP(sport=40000, dport=22, flags="S"))
     r = railsw.run(["ip", "netns", "exec", rns, "/usr/bin/python3", "-c", FLOOD,
