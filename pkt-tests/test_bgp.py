@@ -277,13 +277,13 @@ def test_kernel_interfaces(lab, injector, cap):
     railsw.wait_until(lambda: "LOWER_UP" in ip_link(kns, "p1"), 3, what="carrier on")
     time.sleep(0.5)
     cap.frames.clear()
-    before = {r["port"]: r for r in sw.ctl("show", "kernel-interfaces")["kernel_interfaces"]}
+    before = {r["port"]: r for r in sw.ctl("show", "kif")["kernel_interfaces"]}
     injector.send(sw.tap["p1"], Ether(dst="ff:ff:ff:ff:ff:ff", src=HOST_MAC["p1"]) /
                   ARP(op=1, hwsrc=HOST_MAC["p1"], psrc=HOST_IP["p1"], pdst=SW_IP["p1"]))
     got = [Ether(d) for _, d in cap.collect(timeout=1.5, quiet=0.5)]
     arp = [f for f in got if ARP in f and f[ARP].op == 2]
     assert len(arp) == 1 and arp[0][ARP].psrc == SW_IP["p1"], [f.summary() for f in got]
-    after = {r["port"]: r for r in sw.ctl("show", "kernel-interfaces")["kernel_interfaces"]}
+    after = {r["port"]: r for r in sw.ctl("show", "kif")["kernel_interfaces"]}
     assert after["p1"]["filtered"] >= before["p1"]["filtered"] + 1
     assert after["p1"]["to_kernel"] >= before["p1"]["to_kernel"] + 1
     neigh = railsw.run(["ip", "-n", kns, "neigh", "show", "dev", "p1"]).stdout
