@@ -52,6 +52,7 @@ enum rsw_punt_reason {
 	RSW_PUNT_TTL,      /* TTL / hop limit expired: ICMP time exceeded */
 	RSW_PUNT_NO_ROUTE, /* no route: ICMP unreachable (switch.icmp_unreachable) */
 	RSW_PUNT_MTU,      /* larger than the egress MTU (out_port): frag needed / too big */
+	RSW_PUNT_LLDP,     /* LLDP, for the port's kernel interface (qos/punt.c) */
 };
 
 /* Bits of rsw_mbuf_meta.flags. */

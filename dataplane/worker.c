@@ -31,6 +31,7 @@
 #include "rsw_express.h"
 #include "rsw_fib.h"
 #include "rsw_lb.h"
+#include "rsw_punt_dp.h"
 #include "rsw_qos.h"
 #include "rsw_queue.h"
 #include "rsw_resolve.h"
@@ -213,6 +214,7 @@ process_general(struct rsw_lcore_stats *st, const struct rsw_tables *t, uint16_t
 			break;
 		case RSW_PK_ARP:
 		case RSW_PK_ND:
+		case RSW_PK_LLDP:
 			rsw_punt_meta(m, info, in_port,
 				      info->kind == RSW_PK_ARP ? RSW_PUNT_ARP : RSW_PUNT_ND,
 				      UINT32_MAX, in_port);
@@ -272,12 +274,8 @@ process_general(struct rsw_lcore_stats *st, const struct rsw_tables *t, uint16_t
 	}
 
 	/* Pass 3: hand off. */
-	if (c.n_punt > 0) {
-		sent = (uint16_t)rte_ring_mp_enqueue_burst(rsw_dp.punt, (void **)c.punt, c.n_punt,
-							   NULL);
-		ps->c[RSW_PC_punted] += sent;
-		rsw_drop(st, in_port, c.punt + sent, c.n_punt - sent, RSW_PC_punt_dropped);
-	}
+	if (c.n_punt > 0)
+		rsw_punt_enqueue(st, in_port, c.punt, c.n_punt, c.now);
 	if (c.n_err > 0) {
 		/* Already counted under their drop reason; an error the ring cannot take is lost. */
 		sent = (uint16_t)rte_ring_mp_enqueue_burst(rsw_dp.punt, (void **)c.err, c.n_err,

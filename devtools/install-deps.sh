@@ -36,6 +36,7 @@ PACKAGES=(
 	iputils-ping
 	iputils-tracepath
 	procps
+	frr
 )
 
 missing=()

@@ -47,6 +47,9 @@ int rsw_cli_port_arg(const char *name);
 /** The port named by an optional argument: -1 = all, -2 = unknown (*err set). */
 int rsw_cli_port_filter(int argc, char **argv, json_t **err);
 
+/** `clear counters` of `show punt` (punt.c): takes the baseline. */
+void rsw_cli_punt_clear(void);
+
 /** The PMD's rx misses of port p (0 when the PMD cannot tell). */
 uint64_t rsw_cli_port_missed(uint16_t p);
 

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * DPDK telemetry commands /railsw/ports|queues|pfc|lb|drops|buffer (DESIGN.md §8).
+ * DPDK telemetry commands /railsw/ports|queues|pfc|lb|drops|buffer|punt (DESIGN.md §8).
  * The callbacks run on DPDK's telemetry thread, which must never touch the control
  * thread's state, so the control thread runs the `show` commands of CLI.md through
  * the command registry every RSW_TEL_PERIOD_MS and publishes the JSON documents as
@@ -49,6 +49,7 @@ enum rsw_tel_table {
 	RSW_TEL_LB,
 	RSW_TEL_DROPS,
 	RSW_TEL_BUFFER,
+	RSW_TEL_PUNT,
 	RSW_TEL_N,
 };
 
@@ -57,6 +58,7 @@ static const struct rsw_table_def *const tel_table[RSW_TEL_N] = {
 	[RSW_TEL_PORTS] = &rsw_table_ports, [RSW_TEL_QUEUES] = &rsw_table_queues,
 	[RSW_TEL_PFC] = &rsw_table_pfc,     [RSW_TEL_LB] = &rsw_table_lb_groups,
 	[RSW_TEL_DROPS] = &rsw_table_drops, [RSW_TEL_BUFFER] = &rsw_table_buffer,
+	[RSW_TEL_PUNT] = &rsw_table_punt,
 };
 
 /*
@@ -387,6 +389,31 @@ tel_drops_locked(struct rte_tel_data *d)
 	return 0;
 }
 
+/* /railsw/punt: {"arp": {class, packets, bytes, policed}, ...}. */
+static int
+tel_punt_locked(struct rte_tel_data *d)
+{
+	const json_t *rows = snap_list(RSW_TEL_PUNT), *row;
+	size_t i;
+
+	if (rows == NULL)
+		return tel_error(d, "no data yet");
+	rte_tel_data_start_dict(d);
+	json_array_foreach(rows, i, row)
+	{
+		const char *cls = json_string_value(json_object_get(row, "class"));
+		struct rte_tel_data *c;
+
+		if (cls == NULL || (c = rte_tel_data_alloc()) == NULL)
+			continue;
+		rte_tel_data_start_dict(c);
+		tel_dict_fill(c, row);
+		if (rte_tel_data_add_dict_container(d, cls, c, 0) != 0)
+			rte_tel_data_free(c);
+	}
+	return 0;
+}
+
 /* /railsw/buffer: {total, used, headroom_reserved, watermark}. */
 static int
 tel_buffer_locked(struct rte_tel_data *d)
@@ -422,6 +449,8 @@ tel_cb(const char *cmd, const char *params, struct rte_tel_data *d)
 		ret = tel_drops_locked(d);
 	else if (strcmp(cmd, "/railsw/buffer") == 0)
 		ret = tel_buffer_locked(d);
+	else if (strcmp(cmd, "/railsw/punt") == 0)
+		ret = tel_punt_locked(d);
 	else
 		ret = -EINVAL;
 	pthread_mutex_unlock(&rsw_tel.lock);
@@ -468,6 +497,7 @@ rsw_telemetry_init(const struct rsw_config *cfg)
 		{"/railsw/drops",
 		 "Every drop reason, switch-wide (show drops). Takes no parameters"},
 		{"/railsw/buffer", "Shared buffer occupancy (show buffer). Takes no parameters"},
+		{"/railsw/punt", "Punted frames by class (show punt). Takes no parameters"},
 	};
 	unsigned int i;
 	int ret;

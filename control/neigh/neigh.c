@@ -28,6 +28,7 @@
 #include "rsw_ctl.h"
 #include "rsw_icmp.h"
 #include "rsw_icmp_pkt.h"
+#include "rsw_kif.h"
 #include "rsw_module.h"
 #include "rsw_neigh.h"
 
@@ -65,6 +66,13 @@ static uint64_t (*neigh_clock)(void) = rsw_now_ms;
 
 /* Counted by icmp.c, nd.c and the solicitation here; kept at the bottom of the area. */
 uint64_t rsw_icmp_ctrs[RSW_N_ICMP_CTRS];
+
+/* Whether ip is an IPv6 link-local address (fe80::/10). */
+static bool
+ll6(const struct rsw_ip *ip)
+{
+	return ip->family == RSW_AF_INET6 && ip->addr[0] == 0xfe && (ip->addr[1] & 0xc0) == 0x80;
+}
 
 uint64_t
 rsw_now_ms(void)
@@ -290,9 +298,15 @@ rsw_ctl_neigh_want(const struct rsw_ip *ip, uint16_t port)
 	if (idx < 0)
 		return idx;
 	if (neighs[idx].state == NS_NONE) {
+		uint8_t mac[RTE_ETHER_ADDR_LEN];
+
 		neighs[idx].ip = *ip;
 		neighs[idx].port = port;
-		start_probing(&neighs[idx], neigh_clock());
+		/* A link-local next hop (BGP unnumbered) the kernel interface already heard. */
+		if (ll6(ip) && rsw_kif_ll_neighbor(port, ip->addr, NULL, mac) == 0)
+			resolved((uint32_t)idx, mac, neigh_clock());
+		else
+			start_probing(&neighs[idx], neigh_clock());
 	}
 	return idx;
 }
@@ -399,10 +413,18 @@ rsw_ctl_neigh_learn(const struct rsw_ip *ip, uint16_t p, const uint8_t *mac, boo
 	const struct rsw_ip *own = ip->family == RSW_AF_INET ? &cp->ipv4.ip : &cp->ipv6.ip;
 	int idx;
 
-	/* Only hosts on the port's connected subnet, never the switch's own address. */
+	/*
+	 * Only hosts on the port's connected subnet, never the switch's own address; and the
+	 * link-local next hops of that port the tables want (BGP unnumbered).
+	 */
+	idx = neigh_lookup(ip);
+	if (ll6(ip) && idx >= 0 && neighs[idx].port == p && neighs[idx].state != NS_NONE &&
+	    !(mac[0] & 1)) {
+		resolved((uint32_t)idx, mac, neigh_clock());
+		return idx;
+	}
 	if (!port_subnet_has(p, ip) || memcmp(ip, own, sizeof(*ip)) == 0 || (mac[0] & 1))
 		return -ENOENT;
-	idx = neigh_lookup(ip);
 	if (idx < 0 && create)
 		idx = rsw_neigh_get(ip, p);
 	if (idx < 0)

@@ -78,6 +78,13 @@ restart_key(const struct rsw_config *o, const struct rsw_config *n, char *buf, s
 	    strcmp(o->control.fpm_listen, n->control.fpm_listen) != 0 ||
 	    o->control.fpm_stale_s != n->control.fpm_stale_s)
 		return "control.fpm";
+	if (o->control.has_kif != n->control.has_kif ||
+	    strcmp(o->control.kif_netns, n->control.kif_netns) != 0 ||
+	    o->control.kif_tc != n->control.kif_tc ||
+	    o->control.n_bgp_peers != n->control.n_bgp_peers ||
+	    memcmp(o->control.bgp_peers, n->control.bgp_peers,
+		   o->control.n_bgp_peers * sizeof(o->control.bgp_peers[0])) != 0)
+		return "control.kernel_interfaces";
 	return NULL;
 }
 

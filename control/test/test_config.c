@@ -1946,6 +1946,52 @@ test_control_fpm(void **state)
 	rsw_config_free(cfg);
 }
 
+/* control.kernel_interfaces: its keys, defaults and errors. */
+static void
+test_control_kif(void **state)
+{
+	struct rsw_config *cfg;
+	json_t *j, *k;
+
+	(void)state;
+	expect_err(HEAD "control:\n  kernel_interfaces: { tc: 7 }\n",
+		   "t.yaml:7: 'kernel_interfaces' needs 'netns'");
+	expect_err(
+		HEAD "control:\n  kernel_interfaces: { netns: a/b }\n",
+		"t.yaml:7: 'netns' must be a namespace name of letters, digits, '.', '_' and '-' "
+		"(got 'a/b')");
+	expect_err(HEAD "control:\n  kernel_interfaces: { netns: n, tc: 8 }\n",
+		   "t.yaml:7: 'tc' of kernel_interfaces must be a TC between 0 and 7 (got 8)");
+	expect_err(HEAD "control:\n  kernel_interfaces: { netns: n, bgp_peers: [10.0.0.300] }\n",
+		   "t.yaml:7: 'bgp_peers' must be an IP address (got '10.0.0.300')");
+	expect_err(
+		HEAD "control:\n  kernel_interfaces: rsw\n",
+		"t.yaml:7: 'kernel_interfaces' must be a mapping like { netns: rsw-ctl, tc: 7 }");
+	expect_err("switch:\n  name: s1\nports:\n"
+		   "  - { name: a-very-long-port0, devargs: net_tap0, ipv4: 10.0.1.254/24 }\n"
+		   "control:\n  kernel_interfaces: { netns: n }\n",
+		   "t.yaml:6: port 'a-very-long-port0': a kernel interface is named as its port, "
+		   "in at most 15 characters");
+	cfg = expect_ok(HEAD);
+	assert_false(cfg->control.has_kif);
+	rsw_config_free(cfg);
+	cfg = expect_ok(HEAD
+			"qos:\n  scheduler: { strict: [5, 6] }\n"
+			"control:\n  kernel_interfaces: { netns: rsw-ctl, bgp_peers: [10.0.1.1, "
+			"\"fd00:1::1\"] }\n");
+	assert_true(cfg->control.has_kif);
+	assert_string_equal(cfg->control.kif_netns, "rsw-ctl");
+	assert_int_equal(rsw_config_kif_tc(cfg), 6); /* the highest strict TC */
+	assert_int_equal(cfg->control.n_bgp_peers, 2);
+	j = rsw_config_to_json(cfg);
+	k = json_object_get(json_object_get(j, "control"), "kernel_interfaces");
+	assert_string_equal(json_string_value(json_object_get(k, "netns")), "rsw-ctl");
+	assert_int_equal(json_integer_value(json_object_get(k, "tc")), 6);
+	assert_int_equal(json_array_size(json_object_get(k, "bgp_peers")), 2);
+	json_decref(j);
+	rsw_config_free(cfg);
+}
+
 int
 main(void)
 {
@@ -1990,6 +2036,7 @@ main(void)
 		cmocka_unit_test(test_port_impair_llr),
 		cmocka_unit_test(test_route_distance),
 		cmocka_unit_test(test_control_fpm),
+		cmocka_unit_test(test_control_kif),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

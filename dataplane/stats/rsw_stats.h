@@ -53,6 +53,8 @@
 	  "dropped: CNPs absorbed on this ingress port by qos.cnp.coalesce_us")                    \
 	X(tx_dropped, 1, COUNTER, "packets", "dropped: the port's tx queue was full")              \
 	X(punt_dropped, 1, COUNTER, "packets", "dropped: the control thread's punt ring was full") \
+	X(punt_policed, 1, COUNTER, "packets",                                                     \
+	  "dropped: over the rate of their punt class (show punt)")                                \
 	X(group_empty, 1, COUNTER, "packets",                                                      \
 	  "dropped: routed to a next-hop group with no live member")                               \
 	X(port_down, 1, COUNTER, "packets",                                                        \
