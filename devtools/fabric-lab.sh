@@ -54,6 +54,7 @@ MEM=${RAILSW_LAB_MEM:-256}
 LCORES=${RAILSW_LAB_LCORES:-0,1}
 IDLE_US=${RAILSW_LAB_IDLE_US:-1000}
 BFD_MS=${RAILSW_LAB_BFD_MS:-150}
+BGP_WAIT=${RAILSW_LAB_BGP_WAIT:-90}
 MODE_BGP=0 MODE_LLDP=0 MODE_MISCABLE=0 MODE_NUMBERED=0 MODE_BFD=1
 FRR=/usr/lib/frr
 DEFAULT_TOPO=config/fabric-lab.yaml
@@ -74,6 +75,7 @@ usage() {
 
 [[ $TAG =~ ^[a-z0-9]{1,8}$ ]] || die "RAILSW_LAB_TAG must be 1-8 lower-case letters or digits (got '$TAG')"
 [[ $MEM =~ ^[0-9]+$ ]] || die "RAILSW_LAB_MEM must be a number of MB (got '$MEM')"
+[[ $BGP_WAIT =~ ^[0-9]+$ ]] || die "RAILSW_LAB_BGP_WAIT must be a number of seconds (got '$BGP_WAIT')"
 [[ $BFD_MS =~ ^[0-9]+$ ]] && [ "$BFD_MS" -ge 10 ] || die "RAILSW_LAB_BFD_MS must be a number of ms, at least 10 (got '$BFD_MS')"
 [[ $IDLE_US =~ ^[0-9]+$ ]] || die "RAILSW_LAB_IDLE_US must be a number of microseconds (got '$IDLE_US')"
 case "$STATE" in
@@ -654,11 +656,12 @@ elif what == "bgp-sessions":
 PYEOF
 )
 
-# Until every leaf has a BGP route over all its uplinks to every other leaf (90 s at most).
+# Until every leaf has a BGP route over all its uplinks to every other leaf
+# (RAILSW_LAB_BGP_WAIT, 90 s, at most).
 wait_bgp() {
 	local i bad="" t0
 	t0=$(date +%s)
-	for _ in $(seq 1 180); do
+	for _ in $(seq 1 $((BGP_WAIT * 2))); do
 		bad=""
 		for i in "${!SW_NAMES[@]}"; do
 			[ "${SW_TIER[$i]}" = leaf ] || continue
@@ -676,8 +679,13 @@ wait_bgp() {
 	for i in "${!SW_NAMES[@]}"; do
 		echo "--- ${SW_NAMES[$i]}: show bgp summary" >&2
 		vty "${SW_NAMES[$i]}" -c "show bgp summary" >&2 || true
+		if [ "${SW_TIER[$i]}" = leaf ]; then
+			echo "--- ${SW_NAMES[$i]}: railctl show routes, show neighbors" >&2
+			ctl "${SW_SOCK[$i]}" show routes >&2 || true
+			ctl "${SW_SOCK[$i]}" show neighbors >&2 || true
+		fi
 	done
-	die "BGP did not converge within 90 s: $bad"
+	die "BGP did not converge within $BGP_WAIT s: $bad"
 }
 
 # ---------------------------------------------------------------------------
