@@ -31,7 +31,9 @@
 #   RAILSW_LAB_TAG       1-8 letters/digits naming this lab's objects (default: rf):
 #                        EAL prefixes <tag>-<switch>, TAPs <tag><leaf>d<server>,
 #                        namespaces <tag>-<server>
-#   RAILSW_LAB_MEM       EAL -m per railsw, MB (default: 256, with --no-huge; 320 for `railctl reload`)
+#   RAILSW_LAB_MEM       EAL -m per railsw, MB (default: 256, with --no-huge; 384 with --bgp,
+#                        whose route updates build a second generation of tables, as
+#                        `railctl reload` does, which needs 320)
 #   RAILSW_LAB_LCORES    EAL -l for every railsw (default: 0,1)
 #   RAILSW_LAB_IDLE_US   switch.idle_sleep_us (default: 1000)
 #   RAILSW_LAB_BFD_MS    BFD transmit and receive interval with --bgp (default: 150; x3 to detect)
@@ -50,7 +52,7 @@ PY=/usr/bin/python3
 build=${RAILSW_BUILD:-build}
 STATE=${RAILSW_LAB_STATE:-/run/railsw/fabric}
 TAG=${RAILSW_LAB_TAG:-rf}
-MEM=${RAILSW_LAB_MEM:-256}
+MEM=${RAILSW_LAB_MEM:-}
 LCORES=${RAILSW_LAB_LCORES:-0,1}
 IDLE_US=${RAILSW_LAB_IDLE_US:-1000}
 BFD_MS=${RAILSW_LAB_BFD_MS:-150}
@@ -74,7 +76,7 @@ usage() {
 }
 
 [[ $TAG =~ ^[a-z0-9]{1,8}$ ]] || die "RAILSW_LAB_TAG must be 1-8 lower-case letters or digits (got '$TAG')"
-[[ $MEM =~ ^[0-9]+$ ]] || die "RAILSW_LAB_MEM must be a number of MB (got '$MEM')"
+[[ $MEM =~ ^[0-9]*$ ]] || die "RAILSW_LAB_MEM must be a number of MB (got '$MEM')"
 [[ $BGP_WAIT =~ ^[0-9]+$ ]] || die "RAILSW_LAB_BGP_WAIT must be a number of seconds (got '$BGP_WAIT')"
 [[ $BFD_MS =~ ^[0-9]+$ ]] && [ "$BFD_MS" -ge 10 ] || die "RAILSW_LAB_BFD_MS must be a number of ms, at least 10 (got '$BFD_MS')"
 [[ $IDLE_US =~ ^[0-9]+$ ]] || die "RAILSW_LAB_IDLE_US must be a number of microseconds (got '$IDLE_US')"
@@ -747,6 +749,12 @@ cmd_up() {
 		esac
 		shift
 	done
+	# Every batch of routes from FPM builds a new generation of tables beside the old one
+	# (like `railctl reload`): 256 MB holds one only.
+	if [ -z "$MEM" ]; then
+		MEM=256
+		[ $MODE_BGP -eq 1 ] && MEM=384
+	fi
 	if [ $MODE_BGP -eq 1 ] || [ $MODE_LLDP -eq 1 ]; then
 		[ -x "$FRR/zebra" ] || [ $MODE_BGP -eq 0 ] || die "FRR not found in $FRR (devtools/install-deps.sh: frr)"
 		command -v lldpd >/dev/null || die "lldpd not found (devtools/install-deps.sh: lldpd)"
