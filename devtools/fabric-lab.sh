@@ -1068,7 +1068,13 @@ cmd_ping() {
 	echo "\$ $railctl -s $leaf_sock show lb   # on ${H_LEAF[$src]}"
 	ctl "$leaf_sock" show lb
 	local members
-	members=$(ctl "$leaf_sock" --json show lb | jpy '[ "%s %s %d" % (m["port"], m["nexthop"], m["packets"]) for g in j["groups"] if g["prefix"] == "'"$(jpy 'j["gpu_prefix"]' <"$STATE/plan.json")"'" for m in g["members"]]')
+	# The group of the GPU prefix (topology routes), or of the destination leaf's subnet (BGP).
+	local group_prefix
+	group_prefix=$(jpy 'j["gpu_prefix"]' <"$STATE/plan.json")
+	if mode_has bgp; then
+		group_prefix=$(jpy '[s["subnet"] for s in j["switches"] if s["name"] == "'"${H_LEAF[$dst]}"'"][0]' <"$STATE/plan.json")
+	fi
+	members=$(ctl "$leaf_sock" --json show lb | jpy '[ "%s %s %d" % (m["port"], m["nexthop"], m["packets"]) for g in j["groups"] if g["prefix"] == "'"$group_prefix"'" for m in g["members"]]')
 	local used=0 total=0
 	while read -r port _ pk; do
 		[ -n "$port" ] || continue

@@ -21,9 +21,7 @@ import railsw
 from test_fabric_lab import Lab, clear_stale, lab_env, script
 
 TOPO = os.path.join(railsw.REPO, "config", "fabric-lab.yaml")
-# Sessions over the plan's /31s: in this version unnumbered sessions come up in the lab
-# but their routes stay inactive (docs/routing.md, "Not built yet").
-BGP_UP = ["up", "--bgp", "--numbered"]
+BGP_UP = ["up", "--bgp"]  # unnumbered sessions, BFD
 
 
 class BgpLab(Lab):
