@@ -142,6 +142,14 @@ def check_configs(plan, tmp_path, frr, fabric_frr):
     assert not spine_asns & set(leaf_asns), asns
 
 
+def members_up(lab, leaf, prefix):
+    """The `up` of each member of the leaf's next-hop group for prefix."""
+    for g in lab.ctl(leaf, "show", "lb")["groups"]:
+        if g["prefix"] == prefix:
+            return [m["up"] for m in g["members"]]
+    return []
+
+
 def subnet(lab, leaf):
     return [s for s in lab.plan["switches"] if s["name"] == leaf][0]["subnet"]
 
@@ -169,6 +177,30 @@ def test_lldp_cabling_as_planned(blab):
     assert "8 ok, 0 miscabled, 0 missing" in r.stdout, r.stdout
 
 
+def test_frozen_spine_bfd_failover(blab):
+    """Steps: `fabric-lab.sh failover stop 6`: 16 flows each way at 200/s each;
+    after 2 s spine-1's railsw is frozen (SIGSTOP: no link goes down), then
+    continued.
+    Verify: flows were hit (some hashed onto spine-1), and BFD moved them: the
+    longest outage of any flow, each way, is under 3 s (the hold timer would
+    take 9 s); afterwards the routes have both spines again."""
+    a, b = blab.leaves
+    # Both spines carry flows: every ECMP member of both leaves is up.
+    railsw.wait_until(lambda: all(members_up(blab, l1, subnet(blab, l2)) == [True, True]
+                                  for l1, l2 in ((a, b), (b, a))), 30, interval=0.5,
+                      what="both leaves' ECMP members over both spines up")
+    r = script(blab.env, "failover", "stop", "6", timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr
+    res = [json.load(open(os.path.join(blab.state, f))) for f in
+           ("failover-fwd.json", "failover-rev.json")]
+    assert sum(x["flows_hit"] for x in res) > 0, (res, r.stdout)
+    for x in res:
+        assert x["received"] > 0 and x["outage_ms"] < 3000, (x, r.stdout)
+    railsw.wait_until(lambda: all((blab.route(l1, subnet(blab, l2)) or {}).get("resolved") == 2
+                                  for l1, l2 in ((a, b), (b, a))), 40, interval=0.5,
+                      what="both leaves' routes over both spines after the spine continued")
+
+
 def test_link_down_moves_return_flows(blab):
     """Steps: `railctl port up1 down` on leaf-su0-r0 (its link to spine-1); 16
     flows each way during the failure; `port up1 up`.
@@ -192,26 +224,6 @@ def test_link_down_moves_return_flows(blab):
         blab.ctl(leaf, "port", "up1", "up")
     railsw.wait_until(lambda: (blab.route(other, prefix) or {}).get("resolved") == 2, 30,
                       interval=0.2, what=f"{other}'s route to {prefix} over both spines again")
-
-
-def test_frozen_spine_bfd_failover(blab):
-    """Steps: `fabric-lab.sh failover stop 6`: 16 flows each way at 200/s each;
-    after 2 s spine-1's railsw is frozen (SIGSTOP: no link goes down), then
-    continued.
-    Verify: flows were hit (some hashed onto spine-1), and BFD moved them: the
-    longest outage of any flow, each way, is under 3 s (the hold timer would
-    take 9 s); afterwards the routes have both spines again."""
-    r = script(blab.env, "failover", "stop", "6", timeout=120)
-    assert r.returncode == 0, r.stdout + r.stderr
-    res = [json.load(open(os.path.join(blab.state, f))) for f in
-           ("failover-fwd.json", "failover-rev.json")]
-    assert sum(x["flows_hit"] for x in res) > 0, (res, r.stdout)
-    for x in res:
-        assert x["received"] > 0 and x["outage_ms"] < 3000, (x, r.stdout)
-    a, b = blab.leaves
-    railsw.wait_until(lambda: all((blab.route(l1, subnet(blab, l2)) or {}).get("resolved") == 2
-                                  for l1, l2 in ((a, b), (b, a))), 40, interval=0.5,
-                      what="both leaves' routes over both spines after the spine continued")
 
 
 def test_lldp_finds_swapped_cables(blab):
