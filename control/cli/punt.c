@@ -4,7 +4,7 @@
 /*
  * `show punt` (../shared/CLI.md): the frames workers handed to the control thread or a kernel
  * interface, by punt class (dataplane/qos/punt.c), summed over the lcores, since the last
- * `clear counters`; `show kernel-interfaces`: the TAPs of control.kernel_interfaces (kif.c).
+ * `clear counters`; `show kif`: the TAPs of control.kernel_interfaces (kif.c).
  */
 
 #include <errno.h>
@@ -27,7 +27,7 @@ static const struct rsw_field_def punt_fields[] = {
 const struct rsw_table_def rsw_table_punt = {
 	.command = "show punt",
 	.key = "punt",
-	.metric_prefix = "punt_",
+	.metric_prefix = "punt_class_",
 	.fields = punt_fields,
 	.n_fields = RSW_TABLE_N_FIELDS(punt_fields),
 };
@@ -48,7 +48,7 @@ static const struct rsw_field_def kif_fields[] = {
 };
 
 const struct rsw_table_def rsw_table_kif = {
-	.command = "show kernel-interfaces",
+	.command = "show kif",
 	.key = "kernel_interfaces",
 	.metric_prefix = "kif_",
 	.fields = kif_fields,
@@ -121,7 +121,7 @@ punt_cli_init(const struct rsw_config *cfg)
 	(void)cfg;
 	if (rsw_cmd_register("show punt", 0, 0, "", "punted frames by class, and policed ones",
 			     cmd_show_punt, NULL) ||
-	    rsw_cmd_register("show kernel-interfaces", 0, 0, "",
+	    rsw_cmd_register("show kif", 0, 0, "",
 			     "the ports' kernel interfaces (control.kernel_interfaces)",
 			     cmd_show_kif, NULL))
 		return -EINVAL;

@@ -573,13 +573,15 @@ rsw_kif_json(void)
 	json_t *a = json_array();
 	uint16_t p;
 
-	for (p = 0; a != NULL && kif.on && p < kif.n_ports; p++) {
+	/* A row per port; without kernel interfaces their ifname is "" and carrier false. */
+	for (p = 0; a != NULL && rsw_ctl.cfg != NULL && p < rsw_ctl.cfg->n_ports; p++) {
 		const struct kif_port *kp = &kif.port[p];
 
 		json_array_append_new(
 			a, json_pack("{s:s, s:s, s:i, s:b, s:I, s:I, s:I, s:I}", "port",
-				     rsw_ctl.cfg->ports[p].name, "ifname", kp->ifname, "ifindex",
-				     kp->ifindex, "carrier", kp->carrier == 1, "to_kernel",
+				     rsw_ctl.cfg->ports[p].name, "ifname", kif.on ? kp->ifname : "",
+				     "ifindex", kif.on ? kp->ifindex : 0, "carrier",
+				     kif.on && kp->carrier == 1, "to_kernel",
 				     (json_int_t)kp->to_kernel, "from_kernel",
 				     (json_int_t)kp->from_kernel, "filtered",
 				     (json_int_t)kp->filtered, "errors", (json_int_t)kp->errors));

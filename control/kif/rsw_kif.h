@@ -50,7 +50,10 @@ int rsw_kif_port_of_ifindex(int ifindex);
  */
 int rsw_kif_ll_neighbor(uint16_t p, const uint8_t *ip, uint8_t *ip_out, uint8_t *mac);
 
-/** `show kernel-interfaces`: {"kernel_interfaces":[{"port","ifname","ifindex","carrier",...}]}. */
+/**
+ * `show kif`: [{"port","ifname","ifindex","carrier",...}], a row per port (ifname "" without
+ * kernel interfaces).
+ */
 json_t *rsw_kif_json(void);
 
 #endif /* RSW_KIF_H */

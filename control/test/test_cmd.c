@@ -805,7 +805,7 @@ test_describe(void **state)
 	assert_non_null(d);
 	assert_int_equal(json_object_size(d), 1);
 	assert_int_equal(json_array_size(json_object_get(d, "tables")),
-			 14); /* show punt, show kernel-interfaces */
+			 14); /* show punt, show kif */
 	json_array_foreach(json_object_get(d, "tables"), i, t)
 	{
 		assert_int_equal(json_object_size(t), 3);
