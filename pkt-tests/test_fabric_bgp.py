@@ -21,7 +21,10 @@ import railsw
 from test_fabric_lab import Lab, clear_stale, lab_env, script
 
 TOPO = os.path.join(railsw.REPO, "config", "fabric-lab.yaml")
-BGP_UP = ["up", "--bgp"]  # unnumbered sessions, BFD
+# Numbered sessions (over the plan's /31s), BFD. Unnumbered ones (`up --bgp`) converge,
+# route and ping too, but a frozen spine hit no flow in two runs (docs/routing.md,
+# "Not built yet"): until that is understood the CI lab runs numbered.
+BGP_UP = ["up", "--bgp", "--numbered"]
 
 
 class BgpLab(Lab):
