@@ -1188,9 +1188,9 @@ cmd_failover() {
 	say "failover ($how): ${SW_NAMES[$spine_i]} fails after 2 s of $secs; 16 flows each way, 200/s each ($(cat "$STATE/mode" 2>/dev/null))"
 	local probe=$root/devtools/fabric_probe.py o1=$STATE/failover-fwd.json o2=$STATE/failover-rev.json
 	local sa=${H_ADDR[$src]%/*} da=${H_ADDR[$dst]%/*}
-	ip netns exec "${H_NS[$dst]}" "$PY" "$probe" recv 47001 $((secs + 2)) >"$o1" &
+	ip netns exec "${H_NS[$dst]}" "$PY" "$probe" recv 47001 $((secs + 2)) $((secs * 200)) >"$o1" &
 	local r1=$!
-	ip netns exec "${H_NS[$src]}" "$PY" "$probe" recv 47002 $((secs + 2)) >"$o2" &
+	ip netns exec "${H_NS[$src]}" "$PY" "$probe" recv 47002 $((secs + 2)) $((secs * 200)) >"$o2" &
 	local r2=$!
 	sleep 0.3
 	ip netns exec "${H_NS[$src]}" "$PY" "$probe" send "$da" 47001 16 200 "$secs" >/dev/null &

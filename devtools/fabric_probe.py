@@ -3,7 +3,10 @@
 """Flows at a steady rate across the fabric lab, and what a failure cost them
 (devtools/fabric-lab.sh failover; docs/routing.md, "Failover").
 
-  fabric_probe.py recv PORT SECONDS             count what arrives; print JSON at the end
+  fabric_probe.py recv PORT SECONDS [EXPECT]    count what arrives; print JSON at the end
+                                                (EXPECT: datagrams each flow sends, so that
+                                                a flow that never comes back counts its
+                                                loss up to the end)
   fabric_probe.py send DST PORT FLOWS PPS SECONDS   FLOWS UDP flows (a source port each),
                                                 PPS datagrams a second per flow
 
@@ -47,7 +50,7 @@ def send(dst, port, flows, pps, seconds):
     print(json.dumps({"flows": flows, "sent_per_flow": seq, "pps": pps}))
 
 
-def recv(port, seconds):
+def recv(port, seconds, expect=0):
     s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     s.bind(("", port))
     s.settimeout(0.2)
@@ -66,7 +69,7 @@ def recv(port, seconds):
         rate[f] = pps
     flows = {}
     for f, seqs in sorted(seen.items()):
-        last = max(seqs)
+        last = max(max(seqs), expect - 1)
         lost = [q for q in range(last + 1) if q not in seqs]
         run = best = 0
         prev = None
@@ -88,8 +91,8 @@ def recv(port, seconds):
 
 
 def main(argv):
-    if len(argv) == 4 and argv[1] == "recv":
-        recv(int(argv[2]), float(argv[3]))
+    if len(argv) in (4, 5) and argv[1] == "recv":
+        recv(int(argv[2]), float(argv[3]), int(argv[4]) if len(argv) == 5 else 0)
     elif len(argv) == 7 and argv[1] == "send":
         send(argv[2], int(argv[3]), int(argv[4]), int(argv[5]), float(argv[6]))
     else:
