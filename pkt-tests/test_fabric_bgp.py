@@ -22,7 +22,7 @@ from test_fabric_lab import Lab, clear_stale, lab_env, script
 
 TOPO = os.path.join(railsw.REPO, "config", "fabric-lab.yaml")
 # Numbered sessions (over the plan's /31s), BFD. Unnumbered ones (`up --bgp`) converge,
-# route and ping too, but BFD did not find a frozen spine over them (docs/routing.md,
+# route and ping too, but get no BFD session, so a frozen spine takes the hold timer (docs/routing.md,
 # "Not built yet"): until that is understood the CI lab runs numbered.
 BGP_UP = ["up", "--bgp", "--numbered"]
 
