@@ -37,6 +37,7 @@ PACKAGES=(
 	iputils-tracepath
 	procps
 	frr
+	lldpd
 )
 
 missing=()

@@ -825,10 +825,12 @@ test_describe(void **state)
 			assert_true(known);
 		}
 	}
-	/* Every port counter of the X-macro, rx_missed from the PMD, and the rest (link_state included): 36 (punt_policed among them). */
+	/* Every port counter of the X-macro (punt_policed among them), rx_missed from the PMD, and
+	 * the rest (link_state and peer_down included): 37. */
 	ports = described(d, "show ports", "ports");
 	assert_non_null(ports);
-	assert_int_equal(json_array_size(json_object_get(ports, "fields")), 36);
+	assert_int_equal(json_array_size(json_object_get(ports, "fields")), 37);
+	assert_string_equal(kind_of(ports, "peer_down"), "state");
 	for (i = 0; i < RSW_N_PORT_CTRS; i++)
 		assert_string_equal(kind_of(ports, rsw_port_ctr_name(i)), "counter");
 	assert_string_equal(kind_of(ports, "rx_missed"), "counter");
