@@ -62,7 +62,8 @@ static char *
 scrape(size_t *len)
 {
 	static const char *const cmds[] = {"show ports",  "show queues", "show pfc",
-					   "show buffer", "show drops",  "show lb"};
+					   "show buffer", "show drops",  "show lb",
+					   "show llr"};
 	json_t *r[RTE_DIM(cmds)];
 	struct rsw_metrics_src src;
 	char *text;
@@ -80,7 +81,8 @@ scrape(size_t *len)
 				       .pfc = r[2],
 				       .buffer = r[3],
 				       .drops = r[4],
-				       .lb = r[5]};
+				       .lb = r[5],
+				       .llr = r[6]};
 	text = rsw_metrics_format(&src, len);
 	for (i = 0; i < RTE_DIM(cmds); i++)
 		json_decref(r[i]);

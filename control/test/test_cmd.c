@@ -804,7 +804,7 @@ test_describe(void **state)
 	(void)state;
 	assert_non_null(d);
 	assert_int_equal(json_object_size(d), 1);
-	assert_int_equal(json_array_size(json_object_get(d, "tables")), 12);
+	assert_int_equal(json_array_size(json_object_get(d, "tables")), 13);
 	json_array_foreach(json_object_get(d, "tables"), i, t)
 	{
 		assert_int_equal(json_object_size(t), 3);
@@ -824,10 +824,11 @@ test_describe(void **state)
 			assert_true(known);
 		}
 	}
-	/* Every port counter of the X-macro, rx_missed from the PMD, and the rest (link_state included): 35. */
+	/* Every port counter of the X-macro, rx_missed from the PMD, and the rest (link_state
+	 * included): 35, and 11 of the link layer (impair_*, llr_*). */
 	ports = described(d, "show ports", "ports");
 	assert_non_null(ports);
-	assert_int_equal(json_array_size(json_object_get(ports, "fields")), 35);
+	assert_int_equal(json_array_size(json_object_get(ports, "fields")), 46);
 	for (i = 0; i < RSW_N_PORT_CTRS; i++)
 		assert_string_equal(kind_of(ports, rsw_port_ctr_name(i)), "counter");
 	assert_string_equal(kind_of(ports, "rx_missed"), "counter");
