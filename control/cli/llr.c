@@ -60,15 +60,36 @@ rsw_cli_llr_clear(void)
 	}
 }
 
+/* The row of a port without LLR: state off, every counter 0. */
+static json_t *
+off_row(uint16_t p)
+{
+	json_t *o = json_pack("{s:s, s:s, s:s, s:s}", "port", rsw_ctl.cfg->ports[p].name, "state",
+			      "off", "rx_state", "off", "fallback",
+			      fallback_names[rsw_ctl.cfg->ports[p].llr_fallback % 3]);
+	int i;
+
+	if (o == NULL)
+		return NULL;
+	for (i = 0; i < RSW_N_LLR_CTRS; i++)
+		json_object_set_new(o, rsw_llr_ctr_name(i), json_integer(0));
+	json_object_set_new(o, "replay_buffer_peak", json_integer(0));
+	return rsw_row(&rsw_table_llr, o);
+}
+
 static json_t *
 llr_row(uint16_t p)
 {
 	const struct rsw_link_llr *ll = rsw_links[p].llr;
-	const struct rsw_llr *l = ll->l;
-	uint8_t rs = __atomic_load_n(&l->rx_state, __ATOMIC_RELAXED);
+	const struct rsw_llr *l;
+	uint8_t rs;
 	json_t *o;
 	int i;
 
+	if (ll == NULL)
+		return off_row(p);
+	l = ll->l;
+	rs = __atomic_load_n(&l->rx_state, __ATOMIC_RELAXED);
 	o = json_pack("{s:s, s:s, s:s, s:s}", "port", rsw_ctl.cfg->ports[p].name, "state",
 		      rsw_llr_tx_state_name(__atomic_load_n(&l->tx_state, __ATOMIC_RELAXED)),
 		      "rx_state", rs < RTE_DIM(rx_state_names) ? rx_state_names[rs] : "?",
@@ -99,12 +120,8 @@ cmd_show_llr(int argc, char **argv, void *ctx)
 		json_decref(arr);
 		return rsw_cmd_error("unknown port '%s'", argv[0]);
 	}
-	if (only >= 0 && rsw_links[only].llr == NULL) {
-		json_decref(arr);
-		return rsw_cmd_error("port %s has no llr", argv[0]);
-	}
 	for (p = 0; p < rsw_ctl.cfg->n_ports; p++)
-		if ((only < 0 || only == p) && rsw_links[p].llr != NULL)
+		if (only < 0 || only == p)
 			json_array_append_new(arr, llr_row((uint16_t)p));
 	return json_pack("{s:o}", "llr", arr);
 }
@@ -191,7 +208,7 @@ llr_cli_init(const struct rsw_config *cfg)
 {
 	(void)cfg;
 	return rsw_cmd_register("show llr", 0, 1, "[PORT]",
-				"Link-Level Retry state and counters of the ports with llr",
+				"Link-Level Retry state and counters (state off: no llr)",
 				cmd_show_llr, NULL)
 		       ? -EINVAL
 		       : 0;
