@@ -26,10 +26,10 @@
 #include <rte_mbuf.h>
 #include <rte_version.h>
 
+#include "llr_shim.h"
 #include "rsw_cmd.h"
 #include "rsw_ctl.h"
 #include "rsw_liveness.h"
-#include "llr_shim.h"
 #include "rsw_module.h"
 #include "rsw_neigh.h"
 #include "rsw_ports.h"

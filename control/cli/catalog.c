@@ -24,7 +24,7 @@ const struct rsw_table_def *const rsw_tables[] = {
 	&rsw_table_neighbors,
 	&rsw_table_icmp,
 	&rsw_table_fpm,
-	&rsw_table_llr,
+	&rsw_table_llr, /* docs/link.md */
 	NULL,
 };
 

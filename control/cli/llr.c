@@ -192,8 +192,8 @@ rsw_cli_port_impair(int argc, char **argv)
 			c.delay_us = (uint32_t)v;
 		} else if (strcmp(k, "seed") == 0) {
 			if (word_u64(w, 0, INT64_MAX, &c.seed) < 0)
-				return rsw_cmd_error("impair: seed must be an integer >= 0, not '%s'",
-						     w);
+				return rsw_cmd_error(
+					"impair: seed must be an integer >= 0, not '%s'", w);
 		} else {
 			return rsw_cmd_error("impair: unknown word '%s'; %s", k, IMPAIR_USAGE);
 		}

@@ -61,9 +61,8 @@ listen_on(const char *listen_addr, char *err, size_t errlen)
 static char *
 scrape(size_t *len)
 {
-	static const char *const cmds[] = {"show ports",  "show queues", "show pfc",
-					   "show buffer", "show drops",  "show lb",
-					   "show llr"};
+	static const char *const cmds[] = {"show ports", "show queues", "show pfc", "show buffer",
+					   "show drops", "show lb",     "show llr"};
 	json_t *r[RTE_DIM(cmds)];
 	struct rsw_metrics_src src;
 	char *text;

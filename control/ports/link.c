@@ -98,7 +98,8 @@ rsw_ctl_link_reload(const struct rsw_config *o, const struct rsw_config *n)
 
 	for (p = 0; p < n->n_ports && p < o->n_ports; p++)
 		if (!impair_same(&o->ports[p], &n->ports[p]))
-			rsw_ctl_link_impair_set(p, n->ports[p].has_impair ? &n->ports[p].impair : NULL,
+			rsw_ctl_link_impair_set(p,
+						n->ports[p].has_impair ? &n->ports[p].impair : NULL,
 						err, sizeof(err));
 }
 

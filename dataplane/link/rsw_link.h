@@ -45,9 +45,9 @@
 /* An LLR port: the machine and what its owner keeps beside it. */
 struct rsw_link_llr {
 	struct rsw_llr *l;
-	uint16_t port;                  /* port index */
-	uint16_t n_held;                /* frames held (window full), sent before new ones */
-	uint64_t peak;                  /* most frames in the replay ring (`show llr`) */
+	uint16_t port;                   /* port index */
+	uint16_t n_held;                 /* frames held (window full), sent before new ones */
+	uint64_t peak;                   /* most frames in the replay ring (`show llr`) */
 	uint64_t synced[RSW_N_LLR_CTRS]; /* l->ctr already added to the port counters */
 	struct rte_mbuf *held[RSW_LINK_HELD_MAX];
 };

@@ -173,7 +173,7 @@ struct rsw_llr {
 	struct rsw_llr_params p;    /* timers and limits */
 	rsw_llr_release_t *release; /* drops the ring's reference */
 	void *release_arg;
-	rsw_llr_charge_t *charge; /* NULL, or called with release_arg (set after rsw_llr_init) */
+	rsw_llr_charge_t *charge;  /* NULL, or called with release_arg (set after rsw_llr_init) */
 	void **h;                  /* ring of handles, indexed by seq & mask */
 	struct rsw_llr_slot *slot; /* ring of lengths and times, same index */
 	uint64_t ctr[RSW_N_LLR_CTRS];

@@ -57,7 +57,7 @@
 	  "dropped: routed to a next-hop group with no live member")                               \
 	X(port_down, 1, COUNTER, "packets",                                                        \
 	  "dropped: received on, or routed to, an administratively down port")                     \
-	X(pfc_rx_frames, 0, COUNTER, "packets", "PFC and PAUSE frames received (consumed)")      \
+	X(pfc_rx_frames, 0, COUNTER, "packets", "PFC and PAUSE frames received (consumed)")        \
 	X(impair_dropped, 1, COUNTER, "packets",                                                   \
 	  "dropped: lost on purpose on transmit (impair: loss), originated frames included")       \
 	X(impair_corrupted, 0, COUNTER, "packets",                                                 \
