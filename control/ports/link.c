@@ -103,14 +103,35 @@ rsw_ctl_link_reload(const struct rsw_config *o, const struct rsw_config *n)
 						err, sizeof(err));
 }
 
+/*
+ * The timers for a software link (docs/link.md "Timers and defaults"): the replay timer must
+ * outlast a round trip, which here is the peer's wake-up (idle_sleep_us, both ends) and, on
+ * a slow link, the time to send the bytes between two ACKs (ack_spacing_bytes, a few of them
+ * queued); the data age outlasts every replay a FLUSH allows.
+ */
+static void
+llr_timers(struct rsw_llr_params *prm, uint64_t speed_bps, uint32_t idle_sleep_us)
+{
+	uint64_t spacing_ns = 0, t;
+
+	if (speed_bps != 0)
+		spacing_ns = (uint64_t)(prm->ack_spacing_bytes + 24) * 8 * 1000000000ull / speed_bps;
+	t = prm->replay_timeout_ns + 2000ull * idle_sleep_us + 4 * spacing_ns;
+	prm->replay_timeout_ns = t;
+	t = 2 * (uint64_t)(prm->replay_count_max + 1) * t;
+	if (t > prm->data_age_timeout_ns)
+		prm->data_age_timeout_ns = t;
+}
+
 static int
-llr_create(uint16_t p, const struct rsw_cfg_port *cp)
+llr_create(uint16_t p, const struct rsw_cfg_port *cp, const struct rsw_config *cfg)
 {
 	struct rsw_llr_params prm;
 	struct rsw_link_llr *ll;
 
 	rsw_llr_params_default(&prm);
 	prm.fallback = (enum rsw_llr_fallback)cp->llr_fallback;
+	llr_timers(&prm, rsw_qos.port[p].speed_bps, cfg->sw.idle_sleep_us);
 	ll = rte_zmalloc("rsw_link_llr", sizeof(*ll), RTE_CACHE_LINE_SIZE);
 	if (ll == NULL)
 		return -ENOMEM;
@@ -143,7 +164,7 @@ link_init(const struct rsw_config *cfg)
 	for (p = 0; p < cfg->n_ports; p++) {
 		const struct rsw_cfg_port *cp = &cfg->ports[p];
 
-		if (cp->llr && (ret = llr_create(p, cp)) != 0) {
+		if (cp->llr && (ret = llr_create(p, cp, cfg)) != 0) {
 			RTE_LOG(ERR, USER1, "railsw: port %s: cannot set up LLR: %s\n", cp->name,
 				strerror(-ret));
 			return ret;
