@@ -754,12 +754,12 @@ plan = json.load(open(sys.argv[1]))
 want = sys.argv[2]
 links = [l for l in plan["links"] if l["kind"] == "fabric"]
 for l in links:
-    names = {f"{l['a']}:{l['a_port']}", f"{l['b']}:{l['b_port']}"}
-    if want in names or want in (f"{l['a']}--{l['b']}", f"{l['b']}--{l['a']}"):
-        print(l["a"], l["a_port"], l["b"], l["b_port"])
+    a, ap, b, bp = l["a"], l["a_port"], l["b"], l["b_port"]
+    if want in (a + ":" + ap, b + ":" + bp, a + "--" + b, b + "--" + a):
+        print(a, ap, b, bp)
         sys.exit(0)
 sys.exit("fabric-lab: no fabric link %r; links: %s" % (want, " ".join(
-    f"{l['a']}:{l['a_port']}--{l['b']}:{l['b_port']}" for l in links)))' "$STATE/plan.json" "$link") ||
+    "%s:%s--%s:%s" % (l["a"], l["a_port"], l["b"], l["b_port"]) for l in links)))' "$STATE/plan.json" "$link") ||
 		exit 1
 	read -r a ap b bp <<<"$ends"
 	sa=$(sock_of "$a") && sb=$(sock_of "$b") || die "switch $a or $b is not in this lab"
