@@ -20,6 +20,7 @@ spine forwards.
   frames go out without the shim (fallback best-effort): all arrive.
 """
 
+import json
 import os
 import shutil
 import struct
@@ -92,7 +93,7 @@ def tag(data):
     return struct.unpack("!I", data[i + len(MAGIC):i + len(MAGIC) + 4])[0]
 
 
-def run(leaf, spine, frames=FRAMES):
+def run(leaf, spine, frames=FRAMES, timeout=20):
     """Send frames 0..frames-1 into the leaf; return the sequence numbers seen at
     the destination, in arrival order (after nothing came for a second)."""
     inj = railsw.Injector()
@@ -100,7 +101,7 @@ def run(leaf, spine, frames=FRAMES):
         with railsw.Capture([spine.tap["d0"]]) as cap:
             for i in range(frames):
                 inj.send(leaf.tap["s0"], frame(leaf, i))
-            got = cap.collect(count=frames, timeout=20, quiet=1.0,
+            got = cap.collect(count=frames, timeout=timeout, quiet=1.0,
                               match=lambda _i, d: tag(d) is not None)
     finally:
         inj.close()
@@ -167,7 +168,8 @@ def test_impair_without_llr(make_switch, scratch):
     Verify: with `port up impair loss 0` every frame arrives and
     `impair_dropped` stays 0; with `port up impair loss 0.01 seed 5`, frames
     are missing and their count equals `impair_dropped` in `show ports` and in
-    `show drops`; `port up impair off` stops the losses; bad words are refused.
+    `show drops`; `port up impair off` stops the losses; bad words are refused; a
+    reload whose file sets `impair: { loss: 1 }` on the port applies it (all lost).
     """
     leaf, spine = chain(make_switch, scratch)
     assert leaf.ctl("port", "up", "impair", "loss", "0") == {"ok": True}
@@ -194,13 +196,25 @@ def test_impair_without_llr(make_switch, scratch):
         r = leaf.ctl_raw("port", "up", "impair", *words)
         assert r.returncode != 0 and "impair" in r.stdout + r.stderr, (words, r)
 
+    # A reload whose file gives the port impairments applies them.
+    cfg = json.loads(json.dumps(leaf.config))
+    next(p for p in cfg["ports"] if p["name"] == "up")["impair"] = {"loss": 1.0}
+    path = os.path.join(scratch, "leaf2.yaml")
+    with open(path, "w") as f:
+        f.write(railsw.to_yaml(cfg) + "\n")
+    assert leaf.ctl("reload", path)["ok"] is True
+    leaf.ctl("clear", "counters")
+    assert run(leaf, spine, 50, timeout=2) == []
+    assert leaf.ports()["up"]["impair_dropped"] == 50
+
 
 def test_llr_peer_without_llr(make_switch, scratch):
     """The leaf enables LLR, the spine does not.
 
     Verify: the leaf stays in `state: init` and keeps sending INIT; its frames
     go without the shim (fallback best-effort, `tx_fallback_plain`), and all
-    arrive; the spine's row says `state: off` with zero counters.
+    arrive; a reload that turns `llr` off is refused (`requires restart`); the
+    spine's row says `state: off` with zero counters.
     """
     leaf, spine = chain(make_switch, scratch, {"llr": True})
     time.sleep(0.05)
@@ -211,6 +225,15 @@ def test_llr_peer_without_llr(make_switch, scratch):
     assert lr["state"] == "init", lr
     assert lr["inits_tx"] > 0 and lr["init_echoes_rx"] == 0 and lr["tx_frames"] == 0, lr
     assert lr["tx_fallback_plain"] >= 300, lr
+    # Turning LLR off needs a restart: a reload says so and changes nothing.
+    cfg = json.loads(json.dumps(leaf.config))
+    next(p for p in cfg["ports"] if p["name"] == "up")["llr"] = False
+    path = os.path.join(scratch, "leaf2.yaml")
+    with open(path, "w") as f:
+        f.write(railsw.to_yaml(cfg) + "\n")
+    r = leaf.ctl_raw("reload", path)
+    assert r.returncode != 0 and "requires restart: ports.up.llr" in r.stdout + r.stderr, r
+    assert llr_row(leaf, "up")["state"] == "init"
     sr = llr_row(spine, "down")
     assert sr["state"] == "off" and sr["rx_frames"] == 0 and sr["acks_tx"] == 0, sr
     assert spine.ports()["down"]["l2_control"] >= lr["inits_tx"] - 5, spine.ports()["down"]
