@@ -115,7 +115,8 @@ llr_timers(struct rsw_llr_params *prm, uint64_t speed_bps, uint32_t idle_sleep_u
 	uint64_t spacing_ns = 0, t;
 
 	if (speed_bps != 0)
-		spacing_ns = (uint64_t)(prm->ack_spacing_bytes + 24) * 8 * 1000000000ull / speed_bps;
+		spacing_ns =
+			(uint64_t)(prm->ack_spacing_bytes + 24) * 8 * 1000000000ull / speed_bps;
 	t = prm->replay_timeout_ns + 2000ull * idle_sleep_us + 4 * spacing_ns;
 	prm->replay_timeout_ns = t;
 	t = 2 * (uint64_t)(prm->replay_count_max + 1) * t;
