@@ -43,6 +43,7 @@ MAGIC = b"RSWLLRP"
 HOST_MAC, HOST_IP = "02:aa:00:00:30:01", "10.1.0.1"
 DST_MAC, DST_IP = "02:aa:00:00:90:03", "10.9.0.1"
 LEAF_UP_MAC, SPINE_DOWN_MAC = "02:00:00:00:0c:30", "02:00:00:00:0d:30"
+SO_TIMESTAMPNS = 35  # Linux: struct timespec of the frame's arrival, in the ancillary data
 
 
 def chain(build, scratch, loss, llr, seed):
@@ -101,6 +102,7 @@ def one(build, loss, llr, frames, size, seed):
         rx = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3))
         rx.bind((spine.tap["d0"], 0))
         rx.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 16 << 20)
+        rx.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
         rx.setblocking(False)
         sent, got = {}, {}
         pkts = [frame(leaf.mac["s0"], i, size) for i in range(frames)]
@@ -108,17 +110,23 @@ def one(build, loss, llr, frames, size, seed):
         def drain():
             while True:
                 try:
-                    d = rx.recv(16384)
+                    d, anc, _f, _a = rx.recvmsg(16384, 256)
                 except BlockingIOError:
                     return
                 i = d.find(MAGIC)
-                if i >= 0:
-                    seq = struct.unpack("!I", d[i + len(MAGIC):i + len(MAGIC) + 4])[0]
-                    got.setdefault(seq, time.monotonic())
+                if i < 0:
+                    continue
+                seq = struct.unpack("!I", d[i + len(MAGIC):i + len(MAGIC) + 4])[0]
+                t = time.time()  # the kernel's receive time, when it gives one
+                for lvl, typ, data in anc:
+                    if lvl == socket.SOL_SOCKET and typ == SO_TIMESTAMPNS and len(data) >= 16:
+                        sec, nsec = struct.unpack("qq", data[:16])
+                        t = sec + nsec / 1e9
+                got.setdefault(seq, t)
         for i in range(0, frames, 2):
             for k in (i, i + 1):
                 if k < frames:
-                    sent[k] = time.monotonic()
+                    sent[k] = time.time()
                     tx.send(pkts[k])
             time.sleep(0.002)  # pairs 2 ms apart: each recovery is on its own
             drain()
