@@ -31,6 +31,7 @@
 #include "rsw_express.h"
 #include "rsw_fib.h"
 #include "rsw_lb.h"
+#include "rsw_link.h"
 #include "rsw_punt_dp.h"
 #include "rsw_qos.h"
 #include "rsw_queue.h"
@@ -390,13 +391,14 @@ rsw_worker_main(void *arg)
 
 			n = rte_eth_rx_burst(rsw_dp.ports[rq->port].eth_port, rq->queue, pkts,
 					     RSW_BURST);
+			n = rsw_link_rx(st, rq->port, pkts, n); /* LLR (docs/link.md) */
 			if (n == 0)
 				continue;
 			rsw_process_burst(st, rq->port, pkts, n);
 			work += n;
 		}
 		for (i = 0; i < w->n_txp; i++)
-			work += rsw_tx_drain(st, w->txp[i]);
+			work += rsw_link_poll(st, w->txp[i]) + rsw_tx_drain(st, w->txp[i]);
 		watermark_epoch(&st->qos);
 		rte_rcu_qsbr_quiescent(q, w->qsbr_id);
 

@@ -10,6 +10,7 @@
 #        devtools/fabric-lab.sh check-lldp            compare each switch's LLDP neighbours with the plan
 #        devtools/fabric-lab.sh failover link|stop    measure how long flows take to move off a spine
 #        devtools/fabric-lab.sh down                  stop and remove everything
+#        devtools/fabric-lab.sh impair LINK WORDS...  injected faults on both ends of a link
 # up OPTIONS: --bgp (FRR on every switch: eBGP unnumbered, BFD; routes over FPM),
 #   --numbered (with --bgp: sessions over the /31s), --no-bfd (with --bgp: hold timer only),
 #   --lldp (kernel interfaces and lldpd without BGP; --bgp implies it),
@@ -23,7 +24,11 @@
 # downlink, with its address and a default route via the leaf's .254. A lab
 # that is (half) up is torn down first. `down` stops every railsw by PID
 # (SIGTERM, bounded wait, SIGKILL), removes the namespaces, memif sockets, the
-# state directory and stale /var/run/dpdk/<prefix> directories.
+# state directory and stale /var/run/dpdk/<prefix> directories. `impair LINK
+# WORDS...` runs `railctl port NAME impair WORDS...` on both ends of a leaf-spine
+# link (docs/link.md): LINK is SWITCH:PORT of either end (leaf0:up0) or
+# LEAF--SPINE (the first link between them); WORDS as railctl's (loss 0.01
+# seed 3, or off).
 #
 # Environment (all optional):
 #   RAILSW_BUILD         meson build directory (default: build)
@@ -71,8 +76,8 @@ die() {
 }
 say() { printf '\n== %s\n' "$*"; }
 usage() {
-	sed -n '7,16p' "$0" | sed 's/^# \{0,1\}//'
-	echo "(environment and details: sed -n 5,42p $0; docs/fabric-lab.md)"
+	sed -n '7,17p' "$0" | sed 's/^# \{0,1\}//'
+	echo "(environment and details: sed -n 5,49p $0; docs/fabric-lab.md)"
 }
 
 [[ $TAG =~ ^[a-z0-9]{1,8}$ ]] || die "RAILSW_LAB_TAG must be 1-8 lower-case letters or digits (got '$TAG')"
@@ -1222,6 +1227,31 @@ cmd_failover() {
 	return $rc
 }
 
+# impair LINK WORDS...: the same faults on both ends' ports of a fabric link.
+cmd_impair() {
+	local link=$1 ends a ap b bp sa sb
+	shift
+	need_lab
+	read_switches
+	ends=$("$PY" -c 'import json,sys
+plan = json.load(open(sys.argv[1]))
+want = sys.argv[2]
+links = [l for l in plan["links"] if l["kind"] == "fabric"]
+for l in links:
+    a, ap, b, bp = l["a"], l["a_port"], l["b"], l["b_port"]
+    if want in (a + ":" + ap, b + ":" + bp, a + "--" + b, b + "--" + a):
+        print(a, ap, b, bp)
+        sys.exit(0)
+sys.exit("fabric-lab: no fabric link %r; links: %s" % (want, " ".join(
+    "%s:%s--%s:%s" % (l["a"], l["a_port"], l["b"], l["b_port"]) for l in links)))' "$STATE/plan.json" "$link") ||
+		exit 1
+	read -r a ap b bp <<<"$ends"
+	sa=$(sock_of "$a") && sb=$(sock_of "$b") || die "switch $a or $b is not in this lab"
+	ctl "$sa" port "$ap" impair "$@" || die "$a: railctl port $ap impair $* failed"
+	ctl "$sb" port "$bp" impair "$@" || die "$b: railctl port $bp impair $* failed"
+	echo "fabric-lab: $a:$ap and $b:$bp impair $*"
+}
+
 main() {
 	local sub=${1:-}
 	[ $# -gt 0 ] && shift
@@ -1256,6 +1286,10 @@ main() {
 	failover)
 		[ $# -ge 1 ] && [ $# -le 2 ] || die "usage: $0 failover link|stop [SECONDS]"
 		cmd_failover "$@"
+		;;
+	impair)
+		[ $# -ge 2 ] || die "usage: $0 impair LINK loss P [loss_burst N] [corrupt P] [delay_us D] [seed S] | $0 impair LINK off"
+		cmd_impair "$@"
 		;;
 	-h | --help | help)
 		usage

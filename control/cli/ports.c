@@ -126,6 +126,10 @@ cmd_port_admin(int argc, char **argv, void *ctx)
 	(void)ctx;
 	if (p < 0)
 		return rsw_cmd_error("unknown port '%s'", argv[0]);
+	if (strcmp(argv[1], "impair") == 0)
+		return rsw_cli_port_impair(argc, argv); /* llr.c */
+	if (argc != 2)
+		return rsw_cmd_error("usage: port NAME down|up|impair ...");
 	if (strcmp(argv[1], "down") == 0)
 		rsw_port_admin((uint16_t)p, true);
 	else if (strcmp(argv[1], "up") == 0)
@@ -146,8 +150,12 @@ ports_init(const struct rsw_config *cfg)
 	ret |= rsw_cmd_register("show ports", 0, 1, "[PORT]", "port state and counters",
 				cmd_show_ports, NULL);
 	ret |= rsw_cmd_register(
-		"port", 2, 2, "NAME down|up",
-		"administrative state: a down port takes no traffic, and its link goes down for the peer where the port kind allows",
+		"port", 2, 12,
+		"NAME down|up | NAME impair [loss P] [loss_burst N] [corrupt P] "
+		"[delay_us D] [seed S] | NAME impair off",
+		"administrative state: a down port takes no traffic, and its link goes "
+		"down for the peer where the port kind allows; injected faults on what "
+		"the port transmits",
 		cmd_port_admin, NULL);
 	return ret ? -EINVAL : 0;
 }

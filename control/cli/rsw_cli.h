@@ -71,6 +71,11 @@ json_t *rsw_cli_per_port_tc(const struct rsw_table_def *t, int argc, char **argv
 
 /** `clear counters`: take the baselines of the `show drops` totals that rsw_ctl lacks. */
 void rsw_cli_drops_clear(void);
+/** `clear counters`: the LLR counters' baseline (llr.c). */
+void rsw_cli_llr_clear(void);
+
+/** `port NAME impair ...` (llr.c): argv[0] NAME, argv[1] "impair", then the words. */
+json_t *rsw_cli_port_impair(int argc, char **argv);
 
 /** Allocate the baselines the commands read (the first cli module's init). */
 int rsw_cli_state_init(void);

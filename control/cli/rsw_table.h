@@ -87,6 +87,7 @@ extern const struct rsw_table_def rsw_table_icmp;
 extern const struct rsw_table_def rsw_table_fpm;
 extern const struct rsw_table_def rsw_table_punt;
 extern const struct rsw_table_def rsw_table_kif;
+extern const struct rsw_table_def rsw_table_llr;
 
 /** "counter", "gauge", "label" or "state". */
 const char *rsw_field_kind_name(enum rsw_field_kind k);

@@ -2,8 +2,8 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * DPDK telemetry commands /railsw/ports|queues|pfc|lb|drops|totals|buffer (DESIGN.md §8).
- * DPDK telemetry commands /railsw/ports|queues|pfc|lb|drops|buffer|punt (DESIGN.md §8).
+ * DPDK telemetry commands /railsw/ports|queues|pfc|lb|drops|totals|buffer|punt|llr
+ * (DESIGN.md §8).
  * The callbacks run on DPDK's telemetry thread, which must never touch the control
  * thread's state, so the control thread runs the `show` commands of CLI.md through
  * the command registry every RSW_TEL_PERIOD_MS and publishes the JSON documents as
@@ -51,6 +51,7 @@ enum rsw_tel_table {
 	RSW_TEL_DROPS,
 	RSW_TEL_BUFFER,
 	RSW_TEL_PUNT,
+	RSW_TEL_LLR,
 	RSW_TEL_N,
 };
 
@@ -59,7 +60,7 @@ static const struct rsw_table_def *const tel_table[RSW_TEL_N] = {
 	[RSW_TEL_PORTS] = &rsw_table_ports, [RSW_TEL_QUEUES] = &rsw_table_queues,
 	[RSW_TEL_PFC] = &rsw_table_pfc,     [RSW_TEL_LB] = &rsw_table_lb_groups,
 	[RSW_TEL_DROPS] = &rsw_table_drops, [RSW_TEL_BUFFER] = &rsw_table_buffer,
-	[RSW_TEL_PUNT] = &rsw_table_punt,
+	[RSW_TEL_PUNT] = &rsw_table_punt,   [RSW_TEL_LLR] = &rsw_table_llr,
 };
 
 /*
@@ -211,11 +212,15 @@ port_names(char *buf, size_t len)
 	return buf;
 }
 
-/* /railsw/ports[,PORT]: {"p0": {name, id, mac, ..., rx_packets, ...}, ...}. */
+/*
+ * /railsw/ports[,PORT]: {"p0": {name, id, mac, ..., rx_packets, ...}, ...}; /railsw/llr[,PORT]
+ * the same with the rows of `show llr` (t, named by name_key).
+ */
 static int
-tel_ports_locked(const char *params, struct rte_tel_data *d)
+tel_port_table_locked(enum rsw_tel_table t, const char *name_key, const char *params,
+		      struct rte_tel_data *d)
 {
-	const json_t *ports = snap_list(RSW_TEL_PORTS), *row;
+	const json_t *ports = snap_list(t), *row;
 	char names[RTE_TEL_MAX_STRING_LEN];
 	size_t i, n = 0;
 
@@ -230,12 +235,13 @@ tel_ports_locked(const char *params, struct rte_tel_data *d)
 		n = s ? strlen(s) : 0;
 		free(s);
 		if (n > RSW_TEL_MAX_REPLY)
-			return tel_error(d, "too many ports for one reply: ask /railsw/ports,PORT");
+			return tel_error(d, "too many ports for one reply: ask %s,PORT",
+					 t == RSW_TEL_LLR ? "/railsw/llr" : "/railsw/ports");
 	}
 	rte_tel_data_start_dict(d);
 	json_array_foreach(ports, i, row)
 	{
-		const char *name = json_string_value(json_object_get(row, "name"));
+		const char *name = json_string_value(json_object_get(row, name_key));
 		struct rte_tel_data *c;
 
 		if (name == NULL || (params_given(params) && strcmp(name, params) != 0))
@@ -454,7 +460,9 @@ tel_cb(const char *cmd, const char *params, struct rte_tel_data *d)
 
 	pthread_mutex_lock(&rsw_tel.lock);
 	if (strcmp(cmd, "/railsw/ports") == 0)
-		ret = tel_ports_locked(params, d);
+		ret = tel_port_table_locked(RSW_TEL_PORTS, "name", params, d);
+	else if (strcmp(cmd, "/railsw/llr") == 0)
+		ret = tel_port_table_locked(RSW_TEL_LLR, "port", params, d);
 	else if (strcmp(cmd, "/railsw/queues") == 0)
 		ret = tel_port_rows_locked(RSW_TEL_QUEUES, "tc", cmd, params, d);
 	else if (strcmp(cmd, "/railsw/pfc") == 0)
@@ -519,6 +527,8 @@ rsw_telemetry_init(const struct rsw_config *cfg)
 		 "totals). Takes no parameters"},
 		{"/railsw/buffer", "Shared buffer occupancy (show buffer). Takes no parameters"},
 		{"/railsw/punt", "Punted frames by class (show punt). Takes no parameters"},
+		{"/railsw/llr",
+		 "Link-Level Retry state and counters (show llr). Parameters: [port name]"},
 	};
 	unsigned int i;
 	int ret;

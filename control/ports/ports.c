@@ -28,6 +28,7 @@
 #include <rte_ethdev.h>
 #include <rte_log.h>
 
+#include "llr_shim.h"
 #include "rsw_ctl.h"
 #include "rsw_ports.h"
 
@@ -375,8 +376,9 @@ port_queues(const struct rsw_cfg_port *cp, const struct rsw_port_kind *k,
 			return -EINVAL;
 		}
 	}
-	if (n == 0)
-		n = 1;
+	if (n == 0 || cp->llr)
+		n = 1; /* LLR: one ordered stream, polled by the port's owner (docs/link.md) */
+	*rss = *rss && n > 1;
 	*nrxq = (uint16_t)n;
 	*ntxq = k != NULL && k->paired_tx ? (uint16_t)n : 1;
 	return 0;
@@ -425,7 +427,7 @@ port_setup(uint16_t p, const struct rsw_cfg_port *cp, struct rte_mempool *pool,
 	ret = rte_eth_dev_configure(eth, nrxq, ntxq, &conf);
 	if (ret != 0)
 		goto fail;
-	ret = rte_eth_dev_set_mtu(eth, cp->mtu);
+	ret = rte_eth_dev_set_mtu(eth, cp->mtu + (cp->llr ? RSW_LLR_SHIM_LEN : 0));
 	if (ret != 0 && ret != -ENOTSUP) {
 		snprintf(err, errlen, "port %s: cannot set MTU %u (the %s PMD allows %u..%u): %s",
 			 cp->name, cp->mtu, port_driver[p], info.min_mtu, info.max_mtu,

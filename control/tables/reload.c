@@ -17,6 +17,7 @@
 
 #include "rsw_cmd.h"
 #include "rsw_ctl.h"
+#include "rsw_link_ctl.h"
 #include "rsw_liveness.h"
 #include "rsw_module.h"
 #include "rsw_neigh.h"
@@ -58,6 +59,8 @@ restart_key(const struct rsw_config *o, const struct rsw_config *n, char *buf, s
 		else if (a->has_ipv6 != b->has_ipv6 ||
 			 (a->has_ipv6 && memcmp(&a->ipv6, &b->ipv6, sizeof(a->ipv6)) != 0))
 			k = "ipv6";
+		else if (a->llr != b->llr || (a->llr && a->llr_fallback != b->llr_fallback))
+			k = "llr";
 		if (k != NULL) {
 			snprintf(buf, len, "ports.%s.%s", a->name, k);
 			return buf;
@@ -118,6 +121,7 @@ rsw_ctl_reload(const char *path)
 	rsw_ctl.cfg = cfg;
 	rsw_ports_set_config(cfg);
 	rsw_ctl_neigh_reload(cfg);
+	rsw_ctl_link_reload(old, cfg); /* impairments (docs/link.md) */
 	rsw_dp.idle_sleep_us = cfg->sw.idle_sleep_us;
 	/* Groups may be numbered anew: `show lb` counts from the reload. */
 	for (g = 0; g < RSW_MAX_GROUPS; g++)

@@ -1808,8 +1808,8 @@ test_shipped_configs(void **state)
 }
 
 /*
- * ports[].impair and ports[].llr: every value checked with its line, then refused as not
- * supported yet (the transmit and receive steps do not call the link layer yet).
+ * ports[].impair and ports[].llr: every value checked with its line; good ones load with the
+ * values given and the defaults.
  */
 static void
 test_port_impair_llr(void **state)
@@ -1834,11 +1834,20 @@ test_port_impair_llr(void **state)
 	expect_err_prefix(PORT_WITH("    impair:\n      delay_us: 1000001\n"),
 			  "t.yaml:7: 'delay_us' must be");
 	expect_err_prefix(PORT_WITH("    impair:\n      seed: -1\n"), "t.yaml:7: 'seed' must be");
-	expect_err(PORT_WITH("    impair:\n      loss: 0.001\n      loss_burst: 3\n"
-			     "      corrupt: 1\n      delay_us: 10\n      seed: 7\n"),
-		   "t.yaml:6: not supported yet: ports[].impair");
-	expect_err(PORT_WITH("    impair: { loss: 0 }\n"),
-		   "t.yaml:6: not supported yet: ports[].impair");
+	cfg = expect_ok(PORT_WITH("    impair:\n      loss: 0.001\n      loss_burst: 3\n"
+				  "      corrupt: 1\n      delay_us: 10\n      seed: 7\n"));
+	assert_true(cfg->ports[0].has_impair);
+	assert_true(cfg->ports[0].impair.loss == 0.001);
+	assert_int_equal(cfg->ports[0].impair.loss_burst, 3);
+	assert_true(cfg->ports[0].impair.corrupt == 1.0);
+	assert_int_equal(cfg->ports[0].impair.delay_us, 10);
+	assert_int_equal(cfg->ports[0].impair.seed, 7);
+	rsw_config_free(cfg);
+	cfg = expect_ok(PORT_WITH("    impair: { loss: 0 }\n"));
+	assert_true(cfg->ports[0].has_impair);
+	assert_int_equal(cfg->ports[0].impair.loss_burst, 1);
+	assert_int_equal(cfg->ports[0].impair.seed, 1);
+	rsw_config_free(cfg);
 
 	expect_err(PORT_WITH("    llr: yes\n"),
 		   "t.yaml:6: 'llr' must be true or false (got 'yes')");
@@ -1848,9 +1857,14 @@ test_port_impair_llr(void **state)
 		   "t.yaml:6: 'fallback' must be best-effort | discard | block (got 'retry')");
 	expect_err(PORT_WITH("    llr: { enabled: true }\n"),
 		   "t.yaml:6: unknown key 'enabled' in 'llr'");
-	expect_err(PORT_WITH("    llr: true\n"), "t.yaml:6: not supported yet: ports[].llr");
-	expect_err(PORT_WITH("    llr: { fallback: block }\n"),
-		   "t.yaml:6: not supported yet: ports[].llr");
+	cfg = expect_ok(PORT_WITH("    llr: true\n"));
+	assert_true(cfg->ports[0].llr);
+	assert_int_equal(cfg->ports[0].llr_fallback, RSW_CFG_LLR_BEST_EFFORT);
+	rsw_config_free(cfg);
+	cfg = expect_ok(PORT_WITH("    llr: { fallback: block }\n"));
+	assert_true(cfg->ports[0].llr);
+	assert_int_equal(cfg->ports[0].llr_fallback, RSW_CFG_LLR_BLOCK);
+	rsw_config_free(cfg);
 	/* Off is what a port without the key does. */
 	cfg = expect_ok(PORT_WITH("    llr: false\n"));
 	assert_false(cfg->ports[0].llr);

@@ -182,6 +182,7 @@ struct __rte_cache_aligned rsw_qos_port {
 	uint64_t ctl_frames;  /* control-thread frames queued (control adds, owner sub.) */
 	uint64_t orig_frames; /* of ctl_frames, the ones it made (RSW_MF_ORIG): same writers */
 	uint64_t paused_max;  /* >= every paused_until[] (PFC rx worker CAS → owner) */
+	uint64_t llr;         /* 1: an LLR port, never idle: no cut-through (control → all) */
 };
 
 struct rsw_qos_main {
@@ -281,7 +282,7 @@ static inline bool
 rsw_port_idle(uint16_t p)
 {
 	const struct rsw_qos_port *qport = &rsw_qos.port[p];
-	uint64_t q = __atomic_load_n(&qport->ctl_frames, __ATOMIC_RELAXED);
+	uint64_t q = __atomic_load_n(&qport->ctl_frames, __ATOMIC_RELAXED) | qport->llr;
 	int tc;
 
 	if (rsw_sched[p].n_pending)

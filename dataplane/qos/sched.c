@@ -18,6 +18,7 @@
 #include <rte_random.h>
 
 #include "rsw_fib.h"
+#include "rsw_link.h"
 #include "rsw_qos.h"
 #include "rsw_worker.h"
 
@@ -119,7 +120,7 @@ pfc_generate(struct rsw_lcore_stats *st, struct rsw_port_sched *ps, const struct
 		if (off & (1u << tc))
 			time[tc] = qp->quanta;
 	rsw_pfc_encode(buf, rsw_dp.ports[p].mac.addr_bytes, on | off, time);
-	if (rte_eth_tx_burst(rsw_dp.ports[p].eth_port, 0, &m, 1) != 1) {
+	if (rsw_link_tx1(st, p, m) != 1) {
 		rte_pktmbuf_free(m); /* try again on the next round */
 		return;
 	}
@@ -253,6 +254,7 @@ rsw_sched_port(struct rsw_lcore_stats *st, const struct rsw_qos_params *qp, uint
 	uint32_t out_orig = 0; /* bit i: out[i] was made by railsw */
 	uint16_t n_out = 0, n_drop = 0, work = 0, i;
 	bool shaped = qport->speed_bps != 0;
+	uint16_t cap = rsw_link_tx_cap(p); /* 32, or what an LLR window takes */
 	uint8_t paused, elig = 0, empty = 0;
 	int tc;
 
@@ -287,7 +289,7 @@ rsw_sched_port(struct rsw_lcore_stats *st, const struct rsw_qos_params *qp, uint
 	for (tc = 0; tc < RSW_N_TC; tc++)
 		q_now[tc] = __atomic_load_n(&qport->q_bytes[tc], __ATOMIC_RELAXED);
 
-	while (n_out < 32) {
+	while (n_out < cap) {
 		struct rte_mbuf *m;
 		struct rsw_mbuf_meta *meta;
 		uint32_t len;
@@ -379,6 +381,10 @@ rsw_port_tx_orig(struct rsw_lcore_stats *st, uint16_t p, struct rte_mbuf **m, ui
 	struct rsw_port_sched *ps = &rsw_sched[p];
 	uint16_t sent, i;
 
+	if (unlikely(rsw_link_active(p))) {
+		rsw_link_tx(st, p, m, n); /* LLR, impairments (docs/link.md) */
+		return;
+	}
 	sent = rte_eth_tx_burst(rsw_dp.ports[p].eth_port, 0, m, n);
 	if (unlikely(sent < n))
 		ps->pending_orig |= (uint32_t)(((uint64_t)orig >> sent) << ps->n_pending);

@@ -59,7 +59,28 @@
 	  "dropped: routed to a next-hop group with no live member")                               \
 	X(port_down, 1, COUNTER, "packets",                                                        \
 	  "dropped: received on, or routed to, an administratively down port")                     \
-	X(pfc_rx_frames, 0, COUNTER, "packets", "PFC and PAUSE frames received (consumed)")
+	X(pfc_rx_frames, 0, COUNTER, "packets", "PFC and PAUSE frames received (consumed)")        \
+	X(impair_dropped, 1, COUNTER, "packets",                                                   \
+	  "dropped: lost on purpose on transmit (impair: loss), originated frames included")       \
+	X(impair_corrupted, 0, COUNTER, "packets",                                                 \
+	  "frames sent with one bit flipped (impair: corrupt)")                                    \
+	X(impair_delay_overflow, 1, COUNTER, "packets",                                            \
+	  "dropped: the impairment delay line (impair: delay_us) was full")                        \
+	X(llr_rx_missing_seq, 1, COUNTER, "packets",                                               \
+	  "dropped by LLR: data frames after a missing sequence (the peer replays them)")          \
+	X(llr_rx_duplicate_seq, 1, COUNTER, "packets",                                             \
+	  "dropped by LLR: data frames whose sequence was already received")                       \
+	X(llr_rx_bad_integrity, 1, COUNTER, "packets",                                             \
+	  "dropped by LLR: frames whose checksum failed, or truncated (the peer replays them)")    \
+	X(llr_rx_not_synced, 1, COUNTER, "packets",                                                \
+	  "dropped by LLR: sequenced frames received before the peer's INIT")                      \
+	X(llr_tx_fallback_dropped, 1, COUNTER, "packets",                                          \
+	  "dropped by LLR: frames met while the peer had not answered INIT (fallback discard)")    \
+	X(llr_tx_encap_failed, 1, COUNTER, "packets",                                              \
+	  "dropped by LLR: no headroom for the shim, or a frame too short or segmented")           \
+	X(llr_consumed, 0, COUNTER, "packets", "LLR control frames received (consumed)")           \
+	X(llr_originated, 0, COUNTER, "packets",                                                   \
+	  "LLR frames made: ACK, NACK, INIT, INIT_ECHO and replays (originated)")
 
 #define RSW_FOREACH_PORT_CTR(X)                                                                    \
 	RSW_FOREACH_PORT_TRAFFIC_CTR(X)                                                            \

@@ -1287,6 +1287,7 @@ class Rails(Exp):
 
 
 EXPERIMENTS = {"elephants": Elephants, "incast": Incast, "classes": Classes, "rails": Rails}
+EXPERIMENTS["llr"] = __import__("llr").make(Exp, qos_yaml, lb_yaml, plt)  # docs/link.md
 
 
 def main(argv=None):
