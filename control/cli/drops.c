@@ -73,7 +73,9 @@ static const struct {
 };
 
 /* Port counters counted `consumed` (summed over the ports, since `clear counters`). */
-static const enum rsw_port_ctr consumed_port_ctrs[] = {RSW_PC_cnp_coalesced};
+static const enum rsw_port_ctr consumed_port_ctrs[] = {RSW_PC_cnp_coalesced, RSW_PC_llr_consumed};
+/* The port counters of frames the switch made, in `originated` (LLR ACK/NACK/INIT, replays). */
+static const enum rsw_port_ctr originated_port_ctrs[] = {RSW_PC_llr_originated};
 
 /* The lcores' frame counters (rsw_stats.h totals) in each total. */
 static const enum rsw_total_ctr forwarded_ctrs[] = {RSW_TOT_forwarded};
@@ -176,7 +178,7 @@ cmd_show_drops(int argc, char **argv, void *ctx)
 {
 	uint64_t total[RSW_N_PORT_CTRS] = {0}, c[RSW_N_PORT_CTRS], tot[RSW_N_TOTAL_CTRS];
 	uint64_t qr[RTE_DIM(queue_reasons)] = {0}, punted_raw = 0, dropped = 0, queued = 0;
-	uint64_t consumed;
+	uint64_t consumed, originated;
 	struct rsw_qos_stats *q = rsw_cli_qos_now();
 	json_t *arr = json_array(), *totals;
 	uint16_t p;
@@ -234,13 +236,15 @@ cmd_show_drops(int argc, char **argv, void *ctx)
 		   rsw_cli_since(pfc_consumed_now(), pfc_consumed_base);
 	for (i = 0; i < RTE_DIM(consumed_port_ctrs); i++)
 		consumed += total[consumed_port_ctrs[i]];
+	originated = tot_sum(tot, originated_ctrs, RTE_DIM(originated_ctrs));
+	for (i = 0; i < RTE_DIM(originated_port_ctrs); i++)
+		originated += total[originated_port_ctrs[i]];
 	totals = rsw_row(
 		&rsw_table_drop_totals,
 		json_pack("{s:I, s:I, s:I, s:I, s:I, s:I}", "received",
 			  (json_int_t)total[RSW_PC_rx_packets], "forwarded",
 			  (json_int_t)tot_sum(tot, forwarded_ctrs, RTE_DIM(forwarded_ctrs)),
-			  "consumed", (json_int_t)consumed, "originated",
-			  (json_int_t)tot_sum(tot, originated_ctrs, RTE_DIM(originated_ctrs)),
+			  "consumed", (json_int_t)consumed, "originated", (json_int_t)originated,
 			  "queued", (json_int_t)queued, "dropped", (json_int_t)dropped));
 	return json_pack("{s:o, s:o}", "drops", arr, "totals", totals ? totals : json_object());
 }

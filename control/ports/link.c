@@ -60,6 +60,7 @@ rsw_ctl_link_impair_set(uint16_t p, const struct rsw_cfg_impair *cfg, char *err,
 			return -ENOMEM;
 		}
 		rsw_impair_init(&li->im, &ic, rte_get_tsc_hz(), rsw_dp.pool);
+		li->im.is_orig = rsw_link_is_orig; /* losses of its own frames drop nothing */
 		impair_now[p] = *cfg;
 	}
 	old = rsw_links[p].im;

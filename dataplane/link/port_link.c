@@ -143,6 +143,28 @@ rsw_link_rx_slow(struct rsw_lcore_stats *st, uint16_t p, struct rte_mbuf **pkts,
 	return out;
 }
 
+int
+rsw_link_is_orig(const struct rte_mbuf *m)
+{
+	return (rsw_meta((struct rte_mbuf *)(uintptr_t)m)->flags & RSW_MF_ORIG) != 0;
+}
+
+/* Mark pkts[0..n) made by the switch (RSW_MF_ORIG) or not, as bit i of orig says. */
+static void
+mark_orig(struct rte_mbuf **pkts, uint16_t n, uint32_t orig)
+{
+	uint16_t i;
+
+	for (i = 0; i < n; i++) {
+		struct rsw_mbuf_meta *meta = rsw_meta(pkts[i]);
+
+		if ((orig >> i) & 1)
+			meta->flags |= RSW_MF_ORIG;
+		else
+			meta->flags &= (uint8_t)~RSW_MF_ORIG;
+	}
+}
+
 /*
  * The last step: impairments (when the port has them), then the PMD; what the PMD refuses
  * joins the pending list (the scheduler sends it first next time), or is dropped when that
@@ -154,7 +176,7 @@ xmit(struct rsw_lcore_stats *st, uint16_t p, struct rte_mbuf **pkts, uint16_t n)
 	struct rsw_link_impair *li = __atomic_load_n(&rsw_links[p].im, __ATOMIC_ACQUIRE);
 	struct rsw_port_sched *ps = &rsw_sched[p];
 	struct rte_mbuf *out[RSW_LINK_HELD_MAX + 2 * RSW_BURST];
-	uint16_t sent, i, room;
+	uint16_t sent, i, room, orig = 0;
 	uint64_t bytes = 0;
 
 	room = (uint16_t)(RTE_DIM(ps->pending) - ps->n_pending);
@@ -167,15 +189,22 @@ xmit(struct rsw_lcore_stats *st, uint16_t p, struct rte_mbuf **pkts, uint16_t n)
 	if (n == 0)
 		return 0;
 	sent = rte_eth_tx_burst(rsw_dp.ports[p].eth_port, 0, pkts, n);
-	for (i = 0; i < sent; i++)
+	for (i = 0; i < sent; i++) {
 		bytes += rte_pktmbuf_pkt_len(pkts[i]);
+		orig += (uint16_t)rsw_link_is_orig(pkts[i]);
+	}
 	st->port[p].c[RSW_PC_tx_packets] += sent;
 	st->port[p].c[RSW_PC_tx_bytes] += bytes;
+	st->tot[RSW_TOT_forwarded] += sent - orig; /* a replay, a control frame: originated */
 	for (i = sent; i < n; i++) {
-		if (ps->n_pending < RTE_DIM(ps->pending))
+		if (ps->n_pending < RTE_DIM(ps->pending)) {
+			ps->pending_orig |= (uint32_t)rsw_link_is_orig(pkts[i]) << ps->n_pending;
 			ps->pending[ps->n_pending++] = pkts[i];
-		else
+		} else if (rsw_link_is_orig(pkts[i])) {
+			rte_pktmbuf_free(pkts[i]); /* the switch's own: no received frame dropped */
+		} else {
 			rsw_drop(st, p, &pkts[i], 1, RSW_PC_tx_dropped);
+		}
 	}
 	return sent;
 }
@@ -208,9 +237,12 @@ llr_tx(struct rsw_lcore_stats *st, struct rsw_link_llr *ll, struct rte_mbuf **pk
 }
 
 void
-rsw_link_tx_slow(struct rsw_lcore_stats *st, uint16_t p, struct rte_mbuf **pkts, uint16_t n)
+rsw_link_tx_slow(struct rsw_lcore_stats *st, uint16_t p, struct rte_mbuf **pkts, uint16_t n,
+		 uint32_t orig)
 {
 	struct rsw_link_llr *ll = rsw_links[p].llr;
+
+	mark_orig(pkts, n, orig);
 
 	if (ll != NULL)
 		llr_tx(st, ll, pkts, n);
@@ -227,6 +259,7 @@ rsw_link_tx1(struct rsw_lcore_stats *st, uint16_t p, struct rte_mbuf *m)
 
 	if (li == NULL)
 		return rte_eth_tx_burst(rsw_dp.ports[p].eth_port, 0, &m, 1);
+	rsw_meta(m)->flags = RSW_MF_ORIG; /* a PFC frame: its loss drops no received frame */
 	/* With a delay the frame joins the line (poll sends it); without, it may go now. */
 	n = rsw_impair_burst(&li->im, &m, 1, rte_rdtsc(), out, li->im.delay_ticks ? 0 : 1);
 	sync_impair(st, p, li);
@@ -267,6 +300,7 @@ rsw_link_poll_slow(struct rsw_lcore_stats *st, uint16_t p)
 				      rsw_dp.ports[p].mac.addr_bytes, out,
 				      (uint16_t)RTE_MIN(room, RSW_BURST));
 		st->port[p].c[RSW_PC_llr_originated] += k;
+		mark_orig(out, k, UINT32_MAX); /* control frames and replays */
 		sync_llr(st, ll);
 		if (k > 0)
 			work += xmit(st, p, out, k);

@@ -88,7 +88,11 @@ void rsw_link_llr_charge(void *arg, struct rte_mbuf *m);
 /* The slow halves of the steps (port_link.c). */
 uint16_t rsw_link_rx_slow(struct rsw_lcore_stats *st, uint16_t p, struct rte_mbuf **pkts,
 			  uint16_t n);
-void rsw_link_tx_slow(struct rsw_lcore_stats *st, uint16_t p, struct rte_mbuf **pkts, uint16_t n);
+void rsw_link_tx_slow(struct rsw_lcore_stats *st, uint16_t p, struct rte_mbuf **pkts, uint16_t n,
+		      uint32_t orig);
+
+/** Whether m was made by the switch (RSW_MF_ORIG): rsw_impair.is_orig of the ports. */
+int rsw_link_is_orig(const struct rte_mbuf *m);
 uint16_t rsw_link_poll_slow(struct rsw_lcore_stats *st, uint16_t p);
 uint16_t rsw_link_tx_cap_slow(uint16_t p);
 
@@ -123,12 +127,14 @@ rsw_link_rx(struct rsw_lcore_stats *st, uint16_t p, struct rte_mbuf **pkts, uint
 /**
  * The transmit step of frames the scheduler dequeued for port p (owner only): LLR,
  * impairments, then the PMD; frames the PMD refuses join the port's pending list.
- * Counts tx_packets and tx_bytes of what the PMD took.
+ * Counts tx_packets and tx_bytes of what the PMD took, and `forwarded` (rsw_stats.h totals)
+ * of those the switch did not make. orig: bit i, pkts[i] was made by the switch.
  */
 static inline void
-rsw_link_tx(struct rsw_lcore_stats *st, uint16_t p, struct rte_mbuf **pkts, uint16_t n)
+rsw_link_tx(struct rsw_lcore_stats *st, uint16_t p, struct rte_mbuf **pkts, uint16_t n,
+	    uint32_t orig)
 {
-	rsw_link_tx_slow(st, p, pkts, n);
+	rsw_link_tx_slow(st, p, pkts, n, orig);
 }
 
 /**

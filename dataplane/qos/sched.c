@@ -382,7 +382,7 @@ rsw_port_tx_orig(struct rsw_lcore_stats *st, uint16_t p, struct rte_mbuf **m, ui
 	uint16_t sent, i;
 
 	if (unlikely(rsw_link_active(p))) {
-		rsw_link_tx(st, p, m, n); /* LLR, impairments (docs/link.md) */
+		rsw_link_tx(st, p, m, n, orig); /* LLR, impairments (docs/link.md) */
 		return;
 	}
 	sent = rte_eth_tx_burst(rsw_dp.ports[p].eth_port, 0, m, n);
