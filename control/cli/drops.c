@@ -21,6 +21,7 @@
 
 #include "rsw_cli.h"
 #include "rsw_ctl.h"
+#include "rsw_link.h"
 #include "rsw_module.h"
 #include "rsw_neigh.h"
 
@@ -151,8 +152,33 @@ queued_punted(uint64_t punted, const uint64_t tot[RSW_N_TOTAL_CTRS])
 	return punted > tot[RSW_TOT_punt_taken] ? punted - tot[RSW_TOT_punt_taken] : 0;
 }
 
+/*
+ * Frames the link layer holds (docs/link.md): in an impairment's delay line (the switch's own
+ * PFC or LLR frames there too, rarely: counted all the same) and held by a full LLR window.
+ * Read on the control thread, which alone replaces the impairments (under RCU).
+ */
+static uint64_t
+queued_link(void)
+{
+	uint64_t n = 0;
+	uint16_t p;
+
+	for (p = 0; p < rsw_ctl.cfg->n_ports && p < RSW_MAX_PORTS; p++) {
+		const struct rsw_link_impair *li =
+			__atomic_load_n(&rsw_links[p].im, __ATOMIC_ACQUIRE);
+		const struct rsw_link_llr *ll = rsw_links[p].llr;
+
+		if (li != NULL)
+			n += (uint32_t)(__atomic_load_n(&li->im.dl_tail, __ATOMIC_RELAXED) -
+					__atomic_load_n(&li->im.dl_head, __ATOMIC_RELAXED));
+		if (ll != NULL)
+			n += __atomic_load_n(&ll->n_held, __ATOMIC_RELAXED);
+	}
+	return n;
+}
+
 /* The parts of `queued` that are gauges of their own. */
-static uint64_t (*const queued_parts[])(void) = {queued_egress, queued_held};
+static uint64_t (*const queued_parts[])(void) = {queued_egress, queued_held, queued_link};
 
 /* Sum of the lcores' counters of list (since `clear counters`). */
 static uint64_t
