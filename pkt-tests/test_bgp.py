@@ -191,6 +191,14 @@ def lab(build):
     rsw_frr = router = None
     sh = railsw.sh
     sw = railsw.Switch(build, cfg, start=False)
+    # The namespace made before railsw starts, with IPv6 duplicate address detection off:
+    # the kernel side of each DPDK TAP starts with its port's MAC, as the kernel interface
+    # does, and says so by DAD (the same EUI-64 link-local address) until the test gives it
+    # its own MAC; a DAD race lost by the kernel interface left p2 without a link-local
+    # address, and the unnumbered session Idle (ROUTING.md, "MACs").
+    railsw.run(["ip", "netns", "add", kns], check=False)
+    for k in ("all", "default"):
+        sh(f"ip netns exec {kns} sysctl -q -w net.ipv6.conf.{k}.accept_dad=0")
     try:
         sw.start()
         t0, t2 = sw.tap["p0"], sw.tap["p2"]
