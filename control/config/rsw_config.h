@@ -340,7 +340,8 @@ json_t *rsw_prefix_json(const struct rsw_prefix *p);
 
 /**
  * Whether two routes need the same next-hop group: the same next hops in the same order,
- * weights, lb mode and egress port. Such routes share one group in the forwarding tables.
+ * weights, lb mode and egress port (the route's, and each next hop's nh_port where
+ * nh_port_mask has it). Such routes share one group in the forwarding tables.
  */
 bool rsw_cfg_route_same_group(const struct rsw_cfg_route *a, const struct rsw_cfg_route *b);
 
