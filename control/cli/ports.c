@@ -103,14 +103,13 @@ port_json(uint16_t p)
 static json_t *
 cmd_show_ports(int argc, char **argv, void *ctx)
 {
-	json_t *arr = json_array();
-	int p, only = -1;
+	json_t *arr, *err = NULL;
+	int p, only = rsw_cli_port_filter(argc, argv, &err);
 
 	(void)ctx;
-	if (argc == 1 && (only = rsw_cli_port_arg(argv[0])) < 0) {
-		json_decref(arr);
-		return rsw_cmd_error("unknown port '%s'", argv[0]);
-	}
+	if (only == -2)
+		return err;
+	arr = json_array();
 	for (p = 0; p < rsw_ctl.cfg->n_ports; p++)
 		if (only < 0 || only == p)
 			json_array_append_new(arr, port_json((uint16_t)p));
