@@ -26,6 +26,7 @@
 #include <rte_mbuf.h>
 #include <rte_version.h>
 
+#include "llr_shim.h"
 #include "rsw_cmd.h"
 #include "rsw_ctl.h"
 #include "rsw_liveness.h"
@@ -179,7 +180,9 @@ pool_create(const struct rsw_config *cfg, unsigned int n_workers)
 		max_mtu = RTE_MAX(max_mtu, cfg->ports[p].mtu);
 	/* L2 header with two tags, and the FCS some PMDs keep. */
 	room = (uint16_t)RTE_ALIGN_CEIL(
-		RTE_PKTMBUF_HEADROOM + max_mtu + RTE_ETHER_HDR_LEN + 8 + RTE_ETHER_CRC_LEN, 64);
+		RTE_PKTMBUF_HEADROOM + max_mtu + RTE_ETHER_HDR_LEN + 8 + RTE_ETHER_CRC_LEN +
+			RSW_LLR_SHIM_LEN, /* an LLR frame's shim (docs/link.md) */
+		64);
 	room = RTE_MAX(room, rsw_ports_min_data_room(cfg));
 	/* Descriptors, plus what the shared buffer can hold at 256 bytes a frame on average. */
 	n = cfg->n_ports * (512u * n_workers + 512u + 64u) + RSW_PUNT_RING_SIZE +

@@ -45,11 +45,13 @@ enum rsw_punt_reason {
 	RSW_PUNT_TTL,      /* TTL / hop limit expired: ICMP time exceeded */
 	RSW_PUNT_NO_ROUTE, /* no route: ICMP unreachable (switch.icmp_unreachable) */
 	RSW_PUNT_MTU,      /* larger than the egress MTU (out_port): frag needed / too big */
+	RSW_PUNT_LLDP,     /* LLDP, for the port's kernel interface (qos/punt.c) */
 };
 
 /* Bits of rsw_mbuf_meta.flags. */
 #define RSW_MF_NOACCT (1u << 0) /* built by the control thread: not in buffer accounting */
 #define RSW_MF_CNP    (1u << 1) /* RoCEv2 CNP: never marked, counted cnp_tx */
+#define RSW_MF_ORIG   (1u << 2) /* made by railsw (a reply, a request): originated, not forwarded */
 
 /* Metadata of a queued or punted mbuf, in an mbuf dynamic field. */
 struct rsw_mbuf_meta {

@@ -33,7 +33,9 @@
 #include "rsw_classify.h"
 #include "rsw_fib.h"
 #include "rsw_lb.h"
+#include "rsw_link.h"
 #include "rsw_mmu.h"
+#include "rsw_punt_dp.h"
 #include "rsw_qos.h"
 #include "rsw_queue.h"
 #include "rsw_resolve.h"
@@ -149,6 +151,7 @@ pass1_other(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rsw_ta
 		return kind;
 	case RSW_PK_ARP:
 	case RSW_PK_ND:
+	case RSW_PK_LLDP:
 		rsw_punt_meta(m, info, in_port, kind == RSW_PK_ARP ? RSW_PUNT_ARP : RSW_PUNT_ND,
 			      UINT32_MAX, in_port);
 		c->punt[c->n_punt++] = m;
@@ -308,12 +311,8 @@ rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf 
 	rsw_stage_done(&c, rsw_dp.n_ports);
 
 	/* Pass 3: hand off. */
-	if (c.n_punt > 0) {
-		sent = (uint16_t)rte_ring_mp_enqueue_burst(rsw_dp.punt, (void **)c.punt, c.n_punt,
-							   NULL);
-		ps->c[RSW_PC_punted] += sent;
-		rsw_drop(st, in_port, c.punt + sent, c.n_punt - sent, RSW_PC_punt_dropped);
-	}
+	if (c.n_punt > 0)
+		rsw_punt_enqueue(st, in_port, c.punt, c.n_punt, c.now);
 	if (c.n_err > 0) {
 		/* Already counted under their drop reason; an error the ring cannot take is lost. */
 		sent = (uint16_t)rte_ring_mp_enqueue_burst(rsw_dp.punt, (void **)c.err, c.n_err,
@@ -408,13 +407,14 @@ rsw_worker_main(void *arg)
 
 			n = rte_eth_rx_burst(rsw_dp.ports[rq->port].eth_port, rq->queue, pkts,
 					     RSW_BURST);
+			n = rsw_link_rx(st, rq->port, pkts, n); /* LLR (docs/link.md) */
 			if (n == 0)
 				continue;
 			rsw_process_burst(st, rq->port, pkts, n);
 			work += n;
 		}
 		for (i = 0; i < w->n_txp; i++)
-			work += rsw_tx_drain(st, w->txp[i]);
+			work += rsw_link_poll(st, w->txp[i]) + rsw_tx_drain(st, w->txp[i]);
 		watermark_epoch(&st->qos);
 		rte_rcu_qsbr_quiescent(q, w->qsbr_id);
 

@@ -4,10 +4,17 @@
 #
 # A leaf-spine fabric of railsw switches on one machine (docs/fabric-lab.md).
 #
-# Usage: devtools/fabric-lab.sh up [TOPOLOGY_FILE]   build the fabric (default config/fabric-lab.yaml)
-#        devtools/fabric-lab.sh status                processes, links, counters, CPU
+# Usage: devtools/fabric-lab.sh up [OPTIONS] [TOPOLOGY_FILE]   build the fabric (default config/fabric-lab.yaml)
+#        devtools/fabric-lab.sh status                processes, links, admin state, counters, CPU
 #        devtools/fabric-lab.sh ping                  ping, tracepath and ECMP over the spines
+#        devtools/fabric-lab.sh check-lldp            compare each switch's LLDP neighbours with the plan
+#        devtools/fabric-lab.sh failover link|stop    measure how long flows take to move off a spine
 #        devtools/fabric-lab.sh down                  stop and remove everything
+#        devtools/fabric-lab.sh impair LINK WORDS...  injected faults on both ends of a link
+# up OPTIONS: --bgp (FRR on every switch: eBGP unnumbered, BFD; routes over FPM),
+#   --numbered (with --bgp: sessions over the /31s), --no-bfd (with --bgp: hold timer only),
+#   --lldp (kernel interfaces and lldpd without BGP; --bgp implies it),
+#   --miscable (swap two cables of the last spine on purpose)
 #
 # `up` asks `railctl plan --json` for every switch, cable and address of the
 # topology, writes one railsw configuration per switch into the state directory,
@@ -17,7 +24,11 @@
 # downlink, with its address and a default route via the leaf's .254. A lab
 # that is (half) up is torn down first. `down` stops every railsw by PID
 # (SIGTERM, bounded wait, SIGKILL), removes the namespaces, memif sockets, the
-# state directory and stale /var/run/dpdk/<prefix> directories.
+# state directory and stale /var/run/dpdk/<prefix> directories. `impair LINK
+# WORDS...` runs `railctl port NAME impair WORDS...` on both ends of a leaf-spine
+# link (docs/link.md): LINK is SWITCH:PORT of either end (leaf0:up0) or
+# LEAF--SPINE (the first link between them); WORDS as railctl's (loss 0.01
+# seed 3, or off).
 #
 # Environment (all optional):
 #   RAILSW_BUILD         meson build directory (default: build)
@@ -25,9 +36,16 @@
 #   RAILSW_LAB_TAG       1-8 letters/digits naming this lab's objects (default: rf):
 #                        EAL prefixes <tag>-<switch>, TAPs <tag><leaf>d<server>,
 #                        namespaces <tag>-<server>
-#   RAILSW_LAB_MEM       EAL -m per railsw, MB (default: 256, with --no-huge; 320 for `railctl reload`)
+#   RAILSW_LAB_MEM       EAL -m per railsw, MB (default: 256, with --no-huge; 384 with --bgp,
+#                        whose route updates build a second generation of tables, as
+#                        `railctl reload` does, which needs 320)
 #   RAILSW_LAB_LCORES    EAL -l for every railsw (default: 0,1)
 #   RAILSW_LAB_IDLE_US   switch.idle_sleep_us (default: 1000)
+#   RAILSW_LAB_BFD_MS    BFD transmit and receive interval with --bgp (default: 150; x3 to detect)
+# With --bgp or --lldp each switch has kernel interfaces in namespace <tag>-sw-<switch>,
+# where its zebra (dplane_fpm_nl to railsw), bgpd, bfdd and lldpd run, each with its
+# pid file, sockets and log in STATE/frr/<switch>/ and STATE/lldp/<switch>/ (never the
+# packaged services).
 # Must run as root (TAP devices, network namespaces).
 
 set -euo pipefail
@@ -39,9 +57,13 @@ PY=/usr/bin/python3
 build=${RAILSW_BUILD:-build}
 STATE=${RAILSW_LAB_STATE:-/run/railsw/fabric}
 TAG=${RAILSW_LAB_TAG:-rf}
-MEM=${RAILSW_LAB_MEM:-256}
+MEM=${RAILSW_LAB_MEM:-}
 LCORES=${RAILSW_LAB_LCORES:-0,1}
 IDLE_US=${RAILSW_LAB_IDLE_US:-1000}
+BFD_MS=${RAILSW_LAB_BFD_MS:-150}
+BGP_WAIT=${RAILSW_LAB_BGP_WAIT:-90}
+MODE_BGP=0 MODE_LLDP=0 MODE_MISCABLE=0 MODE_NUMBERED=0 MODE_BFD=1
+FRR=/usr/lib/frr
 DEFAULT_TOPO=config/fabric-lab.yaml
 RUN_DPDK=/var/run/dpdk
 
@@ -54,12 +76,14 @@ die() {
 }
 say() { printf '\n== %s\n' "$*"; }
 usage() {
-	sed -n '7,10p' "$0" | sed 's/^# \{0,1\}//'
-	echo "(environment and details: sed -n 5,31p $0; docs/fabric-lab.md)"
+	sed -n '7,17p' "$0" | sed 's/^# \{0,1\}//'
+	echo "(environment and details: sed -n 5,49p $0; docs/fabric-lab.md)"
 }
 
 [[ $TAG =~ ^[a-z0-9]{1,8}$ ]] || die "RAILSW_LAB_TAG must be 1-8 lower-case letters or digits (got '$TAG')"
-[[ $MEM =~ ^[0-9]+$ ]] || die "RAILSW_LAB_MEM must be a number of MB (got '$MEM')"
+[[ $MEM =~ ^[0-9]*$ ]] || die "RAILSW_LAB_MEM must be a number of MB (got '$MEM')"
+[[ $BGP_WAIT =~ ^[0-9]+$ ]] || die "RAILSW_LAB_BGP_WAIT must be a number of seconds (got '$BGP_WAIT')"
+[[ $BFD_MS =~ ^[0-9]+$ ]] && [ "$BFD_MS" -ge 10 ] || die "RAILSW_LAB_BFD_MS must be a number of ms, at least 10 (got '$BFD_MS')"
 [[ $IDLE_US =~ ^[0-9]+$ ]] || die "RAILSW_LAB_IDLE_US must be a number of microseconds (got '$IDLE_US')"
 case "$STATE" in
 /*) ;;
@@ -132,13 +156,62 @@ stop_switches() {
 }
 
 lab_namespaces() {
-	ip netns list 2>/dev/null | awk '{print $1}' | grep -E "^$TAG-server-" || true
+	ip netns list 2>/dev/null | awk '{print $1}' | grep -E "^$TAG-(server|sw)-" || true
+}
+
+# Is PID a daemon this lab started from pid file FILE (STATE/{frr,lldp}/SWITCH/D.pid)?
+# An FRR daemon or lldpd (by its executable) in that switch's namespace: lldpd rewrites
+# its command line, so the namespace is what tells it from the packaged service.
+is_our_daemon() { # pid file
+	local exe ns want
+	[ -n "${1:-}" ] && [ -e "/proc/$1/exe" ] || return 1
+	exe=$(basename "$(readlink "/proc/$1/exe" 2>/dev/null)")
+	case $exe in
+	zebra | bgpd | bfdd | staticd | lldpd) ;;
+	*) return 1 ;;
+	esac
+	ns=$(sw_ns "$(basename "$(dirname "$2")")")
+	want=$(stat -L -c %i "/run/netns/$ns" 2>/dev/null) || return 1
+	[ "$(readlink "/proc/$1/ns/net" 2>/dev/null)" = "net:[$want]" ]
+}
+
+# Stop the FRR daemons and lldpd instances of the state directory by the PIDs of their
+# pid files (SIGTERM, up to 5 s, then SIGKILL); never anything else, nor the packaged
+# services.
+stop_daemons() {
+	local f pid i
+	local -a pids=() files=()
+	for f in "$STATE"/frr/*/*.pid "$STATE"/lldp/*/lldpd.pid; do
+		[ -e "$f" ] || continue
+		pid=$(cat "$f" 2>/dev/null || true)
+		if is_our_daemon "$pid" "$f"; then
+			kill -TERM "$pid" 2>/dev/null || true
+			pids+=("$pid")
+			files+=("$f")
+		fi
+	done
+	for _ in $(seq 1 50); do
+		local left=0
+		for i in "${!pids[@]}"; do
+			is_our_daemon "${pids[$i]}" "${files[$i]}" && left=1
+		done
+		[ $left -eq 0 ] && break
+		sleep 0.1
+	done
+	for i in "${!pids[@]}"; do
+		if is_our_daemon "${pids[$i]}" "${files[$i]}"; then
+			echo "fabric-lab: ${files[$i]} (pid ${pids[$i]}) ignored SIGTERM for 5 s; killing it" >&2
+			kill -KILL "${pids[$i]}" 2>/dev/null || true
+		fi
+	done
+	return 0
 }
 
 teardown() {
 	local ns d f left
 	mkdir -p "$RUN_DPDK" 2>/dev/null || true
 	if [ -d "$STATE" ]; then
+		stop_daemons
 		stop_switches
 	fi
 	for ns in $(lab_namespaces); do
@@ -156,9 +229,11 @@ teardown() {
 	done
 	if [ -d "$STATE" ]; then
 		# Only the files this script makes, so a mistyped RAILSW_LAB_STATE loses nothing else.
-		rm -f "$STATE"/memif/*.sock "$STATE"/*.sock "$STATE"/*.yaml "$STATE"/*.log \
-			"$STATE"/*.tsv "$STATE"/plan.json "$STATE"/plan.txt "$STATE"/tag "$STATE"/topology \
-			"$STATE"/design
+		rm -f "$STATE"/memif/*.sock "$STATE"/memif/*.sock.admin-down "$STATE"/*.sock \
+			"$STATE"/*.yaml "$STATE"/*.log "$STATE"/*.tsv "$STATE"/plan.json "$STATE"/plan.txt \
+			"$STATE"/tag "$STATE"/topology "$STATE"/design "$STATE"/mode "$STATE"/failover-*.json
+		# The FRR and lldpd directories are this script's (configs, pid files, sockets, logs).
+		rm -rf "$STATE/frr" "$STATE/lldp"
 		rmdir "$STATE/memif" 2>/dev/null || true
 		if ! rmdir "$STATE" 2>/dev/null; then
 			left=$(ls -A "$STATE" 2>/dev/null | head -n 5 | tr '\n' ' ')
@@ -259,10 +334,15 @@ pid_of() { # index into SW_*
 # Configuration generator: STATE/plan.json -> configs and tables in STATE.
 
 generate() { # topology-file
-	"$PY" - "$STATE" "$TAG" "$IDLE_US" "$1" <<'PYEOF'
+	"$PY" - "$STATE" "$TAG" "$IDLE_US" "$1" "$MODE_BGP" "$MODE_LLDP" "$MODE_MISCABLE" \
+		"$MODE_NUMBERED" "$MODE_BFD" "$BFD_MS" "$root/devtools" <<'PYEOF'
 import json, os, sys
 
 state, tag, idle_us, topo = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+bgp, lldp, miscable, numbered, bfd = (a == "1" for a in sys.argv[5:10])
+bfd_ms = int(sys.argv[10])
+sys.path.insert(0, sys.argv[11])
+import fabric_frr
 with open(os.path.join(state, "plan.json")) as f:
     plan = json.load(f)
 if "error" in plan:
@@ -308,6 +388,38 @@ for ln in plan["links"]:
     else:
         sys.exit(f"fabric-lab: unknown link kind {ln['kind']!r}")
 
+# --miscable: the last spine's cables to the first two leaves are swapped (each leaf's
+# last uplink reaches the other leaf's port of that spine), so the LLDP check has
+# something to find.
+swapped = []
+if miscable:
+    sp = spines[-1]["name"]
+    la, lb = leaves[0]["name"], leaves[1]["name"] if len(leaves) > 1 else None
+    if lb is None:
+        sys.exit("fabric-lab: --miscable needs two leaves")
+    ia = max(i for i, x in enumerate(ports[la]) if x[3][0] == "memif-client" and
+             x[3][1].endswith(f"/{sp}--{la}.sock"))
+    ib = max(i for i, x in enumerate(ports[lb]) if x[3][0] == "memif-client" and
+             x[3][1].endswith(f"/{sp}--{lb}.sock"))
+    ka, na, ra, (kinda, socka) = ports[la][ia]
+    kb, nb, rb, (kindb, sockb) = ports[lb][ib]
+    ports[la][ia] = (ka, na, ra, (kinda, sockb))
+    ports[lb][ib] = (kb, nb, rb, (kindb, socka))
+    swapped = [(la, na, sp, lb), (lb, nb, sp, la)]
+
+# Each port's address in the plan (the BGP lab writes them out: no topology routes).
+addr = {}
+for ln in plan["links"]:
+    addr[(ln["a"], ln["a_port"])] = ln["a_ip"]
+    if ln["kind"] == "fabric":
+        addr[(ln["b"], ln["b_port"])] = ln["b_ip"]
+if bgp:
+    for s in leaves:
+        n = sum(1 for x in ports[s["name"]] if x[2] == "downlink")
+        if n > 1:
+            sys.exit(f"fabric-lab: --bgp runs one server per leaf and rail; {s['name']} has "
+                     f"{n} (servers_per_su: 1)")
+
 # A spine's downlinks map to leaves 0..N-1 in file order: they must be contiguous.
 for s in spines:
     ls = sorted(k[1] for k, *_ in ports[s["name"]])
@@ -333,6 +445,7 @@ for sw in order:
     sock = os.path.join(state, f"{name}.sock")
     lines = [
         f"# {name}: generated by devtools/fabric-lab.sh from {topo}; `down` removes it.",
+        "# Addresses from the plan, routes from BGP over FPM (docs/routing.md)." if bgp else
         "# Addresses and routes are derived from `topology:` (docs/topology.md).",
         "switch:",
         f"  name: {name}",
@@ -351,11 +464,17 @@ for sw in order:
             dev = f"net_memif{n_memif},role={r},socket={arg},socket-abstract=no"
             n_memif += 1
         mac = "02:52:%02x:%02x:%02x:01" % (i, j, 0)
-        lines.append(f'  - {{ name: {pname}, devargs: "{dev}", mac: "{mac}", role: {role} }}')
-    lines += ["", "topology:"]
-    for k in topo_keys:
-        lines.append(f"  {k}: {plan[k]}")
-    lines.append(f"  this: {this}")
+        ip = f", ipv4: {addr[(name, pname)]}" if bgp else ""
+        lines.append(f'  - {{ name: {pname}, devargs: "{dev}", mac: "{mac}", role: {role}{ip} }}')
+    if bgp:
+        # Addresses from the plan, routes from BGP: no topology section (its derived routes
+        # would win over BGP's, distance 5 against 20).
+        lines += ["", f"# BGP: ASN {fabric_frr.asn(plan, name)}; FRR in netns {tag}-sw-{name}"]
+    else:
+        lines += ["", "topology:"]
+        for k in topo_keys:
+            lines.append(f"  {k}: {plan[k]}")
+        lines.append(f"  this: {this}")
     lines += [
         "",
         "load_balance:",
@@ -368,9 +487,29 @@ for sw in order:
         "",
         "control:",
         f"  socket: {sock}",
-        "",
     ]
+    if bgp or lldp:
+        lines.append(f"  kernel_interfaces: {{ netns: {tag}-sw-{name} }}")
+    if bgp:
+        lines.append("  fpm: { listen: 127.0.0.1:2620, stale_s: 10 }")
+    lines.append("")
     conf = os.path.join(state, f"{name}.yaml")
+    if bgp:
+        d = os.path.join(state, "frr", name)
+        os.makedirs(d, exist_ok=True)
+        for fname, text in fabric_frr.configs(plan, name, d, unnumbered=not numbered,
+                                              bfd=bfd, bfd_ms=bfd_ms).items():
+            with open(os.path.join(d, fname), "w") as f:
+                f.write(text)
+    if bgp or lldp:
+        d = os.path.join(state, "lldp", name)
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, "lldpd.conf"), "w") as f:
+            f.write(f"configure system hostname {name}\n"
+                    "configure lldp tx-interval 1\n"
+                    "configure lldp portidsubtype ifname\n")
+        with open(os.path.join(d, "ports"), "w") as f:
+            f.write(",".join(x[1] for x in sorted(ports[name])) + "\n")
     with open(conf, "w") as f:
         f.write("\n".join(lines))
     rows.append([name, sw["tier"], f"{tag}-{name}", conf, sock,
@@ -393,7 +532,167 @@ with open(os.path.join(state, "hosts.tsv"), "w") as f:
                            ",".join(routes) or "-"]) + "\n")
 with open(os.path.join(state, "design"), "w") as f:
     f.write(plan["design"] + "\n")
+with open(os.path.join(state, "mode"), "w") as f:
+    f.write(" ".join(m for m, on in (("bgp", bgp), ("lldp", bgp or lldp),
+                                     ("numbered", bgp and numbered), ("bfd", bgp and bfd),
+                                     ("miscable", miscable)) if on) + "\n")
+with open(os.path.join(state, "swapped.tsv"), "w") as f:
+    for row in swapped:
+        f.write("\t".join(row) + "\n")
 PYEOF
+}
+
+
+# ---------------------------------------------------------------------------
+# Routing daemons and LLDP (up --bgp / --lldp)
+
+mode_has() { # word of STATE/mode: bgp lldp numbered bfd miscable
+	grep -qw -- "$1" "$STATE/mode" 2>/dev/null
+}
+
+sw_ns() { # switch name -> its kernel_interfaces namespace
+	echo "$TAG-sw-$1"
+}
+
+# Wait until railsw made the kernel interfaces of switch i in its namespace.
+wait_kif() { # index
+	local name=${SW_NAMES[$1]} ns ports p ok
+	ns=$(sw_ns "$name")
+	ports=$(cat "$STATE/lldp/$name/ports")
+	for _ in $(seq 1 100); do
+		ok=1
+		for p in ${ports//,/ }; do
+			ip -n "$ns" link show "$p" >/dev/null 2>&1 || {
+				ok=0
+				break
+			}
+		done
+		[ $ok -eq 1 ] && return 0
+		sleep 0.1
+	done
+	tail -n 15 "${SW_LOG[$1]}" >&2
+	die "$name: kernel interfaces ($ports) did not appear in netns $ns within 10 s (log ${SW_LOG[$1]})"
+}
+
+wait_pidfile() { # file what
+	for _ in $(seq 1 100); do
+		[ -s "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	die "$2 did not start (no live pid in $1)"
+}
+
+# zebra (with dplane_fpm_nl: it connects to railsw's FPM listener in the same
+# namespace), bfdd and bgpd of switch i, in its namespace, with its own files.
+start_frr() { # index
+	local name=${SW_NAMES[$1]} d ns dm
+	local -a extra
+	d=$STATE/frr/$name
+	ns=$(sw_ns "$name")
+	chown -R frr:frr "$d"
+	for dm in zebra bfdd bgpd; do
+		[ -e "$d/$dm.conf" ] || continue
+		extra=()
+		case $dm in
+		zebra) extra=(-M dplane_fpm_nl) ;;
+		bfdd) extra=(--bfdctl "$d/bfdd.sock") ;;
+		esac
+		ip netns exec "$ns" "$FRR/$dm" -d "${extra[@]}" -f "$d/$dm.conf" -i "$d/$dm.pid" \
+			-z "$d/zserv.api" --vty_socket "$d" -P 0 -u frr -g frr \
+			>>"$d/$dm.out" 2>&1 </dev/null 3>&- 9>&- ||
+			die "$name: $dm did not start (see $d/$dm.out and $d/$dm.log)"
+		wait_pidfile "$d/$dm.pid" "$name: $dm"
+		if [ $dm = zebra ]; then
+			for _ in $(seq 1 50); do
+				[ -S "$d/zserv.api" ] && break
+				sleep 0.1
+			done
+		fi
+	done
+}
+
+# lldpd of switch i on its kernel interfaces: its own socket, pid file and configuration.
+start_lldpd() { # index
+	local name=${SW_NAMES[$1]} d ns
+	d=$STATE/lldp/$name
+	ns=$(sw_ns "$name")
+	ip netns exec "$ns" lldpd -u "$d/lldpd.sock" -p "$d/lldpd.pid" -I "$(cat "$d/ports")" \
+		-O "$d/lldpd.conf" -L /usr/sbin/lldpcli -k -S "railsw $name (fabric-lab)" \
+		>>"$d/lldpd.out" 2>&1 </dev/null 3>&- 9>&- ||
+		die "$name: lldpd did not start (see $d/lldpd.out)"
+	wait_pidfile "$d/lldpd.pid" "$name: lldpd"
+}
+
+vty() { # switch command...
+	local name=$1
+	shift
+	timeout 10 vtysh --vty_socket "$STATE/frr/$name" "$@"
+}
+
+# Python over the lab's plan and one switch's JSON reply: labcheck WHAT SWITCH < reply
+labcheck() {
+	"$PY" -c "$LABCHECK_PY" "$STATE/plan.json" "$@"
+}
+LABCHECK_PY=$(
+	cat <<'PYEOF'
+import json, sys
+plan = json.load(open(sys.argv[1]))
+what, sw = sys.argv[2], sys.argv[3]
+j = json.load(sys.stdin)
+leaves = [s for s in plan["switches"] if s["tier"] == "leaf"]
+uplinks = [ln["a_port"] for ln in plan["links"] if ln["kind"] == "fabric" and ln["a"] == sw]
+if what == "bgp-routes":
+    # Every other leaf's subnet: a BGP route, active, over every uplink.
+    bad = []
+    for s in leaves:
+        if s["name"] == sw:
+            continue
+        rs = [r for r in j["routes"] if r["prefix"] == s["subnet"] and r.get("source") == "bgp"]
+        if not rs:
+            bad.append(f"{s['subnet']}: no bgp route")
+        elif not rs[0].get("active", True):
+            bad.append(f"{s['subnet']}: bgp route not active")
+        elif rs[0].get("resolved", len(rs[0]["nexthops"])) != len(uplinks):
+            bad.append(f"{s['subnet']}: {rs[0].get('resolved')} of {len(uplinks)} next hops "
+                       f"({','.join(rs[0]['nexthops'])})")
+    print("\n".join(bad))
+elif what == "bgp-sessions":
+    peers = j.get("ipv4Unicast", {}).get("peers", {})
+    up = sum(1 for p in peers.values() if p.get("state") == "Established")
+    print(f"{up}/{len(peers)}")
+PYEOF
+)
+
+# Until every leaf has a BGP route over all its uplinks to every other leaf
+# (RAILSW_LAB_BGP_WAIT, 90 s, at most).
+wait_bgp() {
+	local i bad="" t0
+	t0=$(date +%s)
+	for _ in $(seq 1 $((BGP_WAIT * 2))); do
+		bad=""
+		for i in "${!SW_NAMES[@]}"; do
+			[ "${SW_TIER[$i]}" = leaf ] || continue
+			local out
+			out=$(ctl "${SW_SOCK[$i]}" --json show routes 2>/dev/null | labcheck bgp-routes "${SW_NAMES[$i]}" 2>&1) ||
+				out="no answer"
+			[ -z "$out" ] || bad+="${SW_NAMES[$i]}: $out; "
+		done
+		if [ -z "$bad" ]; then
+			echo "BGP converged in $(($(date +%s) - t0)) s: every leaf reaches every other leaf's subnet over all its uplinks"
+			return 0
+		fi
+		sleep 0.5
+	done
+	for i in "${!SW_NAMES[@]}"; do
+		echo "--- ${SW_NAMES[$i]}: show bgp summary" >&2
+		vty "${SW_NAMES[$i]}" -c "show bgp summary" >&2 || true
+		if [ "${SW_TIER[$i]}" = leaf ]; then
+			echo "--- ${SW_NAMES[$i]}: railctl show routes, show neighbors" >&2
+			ctl "${SW_SOCK[$i]}" show routes >&2 || true
+			ctl "${SW_SOCK[$i]}" show neighbors >&2 || true
+		fi
+	done
+	die "BGP did not converge within $BGP_WAIT s: $bad"
 }
 
 # ---------------------------------------------------------------------------
@@ -442,7 +741,31 @@ memif_down_ports() {
 }
 
 cmd_up() {
-	local topo=${1:-$DEFAULT_TOPO} i pid fails ifc
+	local topo=$DEFAULT_TOPO i pid fails ifc
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--bgp) MODE_BGP=1 ;;
+		--lldp) MODE_LLDP=1 ;;
+		--miscable) MODE_MISCABLE=1 ;;
+		--numbered) MODE_NUMBERED=1 ;;
+		--no-bfd) MODE_BFD=0 ;;
+		-*) die "up: unknown option '$1' (--bgp, --numbered, --no-bfd, --lldp, --miscable)" ;;
+		*) topo=$1 ;;
+		esac
+		shift
+	done
+	# Every batch of routes from FPM builds a new generation of tables beside the old one
+	# (like `railctl reload`): 256 MB holds one only.
+	if [ -z "$MEM" ]; then
+		MEM=256
+		[ $MODE_BGP -eq 1 ] && MEM=384
+	fi
+	if [ $MODE_BGP -eq 1 ] || [ $MODE_LLDP -eq 1 ]; then
+		[ -x "$FRR/zebra" ] || [ $MODE_BGP -eq 0 ] || die "FRR not found in $FRR (devtools/install-deps.sh: frr)"
+		command -v lldpd >/dev/null || die "lldpd not found (devtools/install-deps.sh: lldpd)"
+	fi
+	{ [ $MODE_NUMBERED -eq 0 ] && [ $MODE_BFD -eq 1 ]; } || [ $MODE_BGP -eq 1 ] ||
+		die "up: --numbered and --no-bfd go with --bgp"
 	need_root up
 	need_build
 	[ -r "$topo" ] || die "topology file $topo not found or not readable"
@@ -541,6 +864,25 @@ cmd_up() {
 		printf '  %-14s netns %-18s %-6s %-15s gw %-12s %s:%s\n' "${H_SERVER[$i]}" "$ns" "$dev" \
 			"${H_ADDR[$i]}" "${H_GW[$i]}" "${H_LEAF[$i]}" "${H_PORT[$i]}"
 	done
+	if mode_has lldp; then
+		say "routing daemons and LLDP in each switch's namespace ($(cat "$STATE/mode"))"
+		for i in "${!SW_NAMES[@]}"; do
+			wait_kif "$i"
+			mode_has bgp && start_frr "$i"
+			start_lldpd "$i"
+			printf '  %-14s netns %-22s %s\n' "${SW_NAMES[$i]}" "$(sw_ns "${SW_NAMES[$i]}")" \
+				"$(mode_has bgp && echo "zebra bfdd bgpd ASN $(sed -n 's/^router bgp //p' "$STATE/frr/${SW_NAMES[$i]}/bgpd.conf") + ")lldpd"
+		done
+		if mode_has bgp; then
+			wait_bgp
+		fi
+	fi
+	if [ -s "$STATE/swapped.tsv" ]; then
+		say "miscabled on purpose (--miscable)"
+		while IFS=$'\t' read -r a ap sp b; do
+			echo "  $a $ap is cabled to $sp's port of $b"
+		done <"$STATE/swapped.tsv"
+	fi
 	trap - EXIT
 
 	summary
@@ -584,7 +926,7 @@ cmd_status() {
 	sleep 2
 	t1=$(date +%s%N)
 	say "switches (state $STATE, tag $TAG; CPU over the last 2 s)"
-	printf '  %-14s %-5s %-8s %-6s %-22s %-8s %s\n' switch tier pid cpu% "ports up/all" drops "rx/tx packets"
+	printf '  %-14s %-5s %-8s %-6s %-22s %-8s %s\n' switch tier pid cpu% "ports up/all (down)" drops "rx/tx packets"
 	for i in "${!SW_NAMES[@]}"; do
 		pid=$(pid_of "$i")
 		if [ -z "$pid" ]; then
@@ -597,15 +939,38 @@ cmd_status() {
 		if out=$(ctl "${SW_SOCK[$i]}" --json show ports 2>/dev/null); then
 			drops=$(ctl "${SW_SOCK[$i]}" --json show drops 2>/dev/null | jpy 'sum(d["packets"] for d in j["drops"])') || drops=?
 			printf '  %-14s %-5s %-8s %-6s %s\n' "${SW_NAMES[$i]}" "${SW_TIER[$i]}" "$pid" "$cpu" \
-				"$(printf '%s' "$out" | jpy '"%-22s %-8s %s" % ("%d/%d%s" % (sum(1 for p in j["ports"] if p["link_up"] or p.get("link_state") == "unknown"), len(j["ports"]), ""), sys.argv[2], " ".join("%s:%d/%d" % (p["name"], p["rx_packets"], p["tx_packets"]) for p in j["ports"]))' "$drops")"
+				"$(printf '%s' "$out" | jpy '"%-22s %-8s %s" % ("%d/%d%s" % (sum(1 for p in j["ports"] if p.get("admin_up", True) and (p["link_up"] or p.get("link_state") == "unknown")), len(j["ports"]), "".join(" %s:%s" % (p["name"], "admin" if not p.get("admin_up", True) else "link") for p in j["ports"] if not p.get("admin_up", True) or p["link_up"] is False)), sys.argv[2], " ".join("%s:%d/%d" % (p["name"], p["rx_packets"], p["tx_packets"]) for p in j["ports"]))' "$drops")"
 		else
 			printf '  %-14s %-5s %-8s %-6s %s\n' "${SW_NAMES[$i]}" "${SW_TIER[$i]}" "$pid" "$cpu" \
 				"no answer on ${SW_SOCK[$i]}"
 			bad=1
 		fi
 	done
-	echo "  (drops: every drop reason of railctl show drops; a TAP moved into a namespace counts"
+	echo "  (down: NAME:admin after \`railctl port NAME down\`, NAME:link when its link is down;"
+	echo "  drops: every drop reason of railctl show drops; a TAP moved into a namespace counts"
 	echo "  as up: its link state is unknown)"
+	if mode_has lldp; then
+		say "routing daemons and LLDP ($(cat "$STATE/mode"); namespaces $TAG-sw-<switch>)"
+		local f dm alive sess
+		for i in "${!SW_NAMES[@]}"; do
+			alive=""
+			for f in "$STATE/frr/${SW_NAMES[$i]}"/*.pid "$STATE/lldp/${SW_NAMES[$i]}/lldpd.pid"; do
+				[ -e "$f" ] || continue
+				dm=$(basename "$f" .pid)
+				if is_our_daemon "$(cat "$f" 2>/dev/null)" "$f"; then
+					alive+=" $dm"
+				else
+					alive+=" $dm:DEAD"
+					bad=1
+				fi
+			done
+			sess=""
+			if mode_has bgp; then
+				sess="bgp sessions established $(vty "${SW_NAMES[$i]}" -c "show bgp summary json" 2>/dev/null | labcheck bgp-sessions "${SW_NAMES[$i]}" 2>/dev/null || echo '?')"
+			fi
+			printf '  %-14s %-34s %s\n' "${SW_NAMES[$i]}" "${alive# }" "$sess"
+		done
+	fi
 	say "hosts (kernel counters of each host's TAP: a frame the host sent that railsw never read"
 	echo "   is a tx drop here, in the TAP's queue, and in no counter of railsw: docs/lab.md)"
 	printf '  %-14s %-24s %-6s %-16s %s\n' server netns iface address "rx/tx packets, dropped"
@@ -708,7 +1073,13 @@ cmd_ping() {
 	echo "\$ $railctl -s $leaf_sock show lb   # on ${H_LEAF[$src]}"
 	ctl "$leaf_sock" show lb
 	local members
-	members=$(ctl "$leaf_sock" --json show lb | jpy '[ "%s %s %d" % (m["port"], m["nexthop"], m["packets"]) for g in j["groups"] if g["prefix"] == "'"$(jpy 'j["gpu_prefix"]' <"$STATE/plan.json")"'" for m in g["members"]]')
+	# The group of the GPU prefix (topology routes), or of the destination leaf's subnet (BGP).
+	local group_prefix
+	group_prefix=$(jpy 'j["gpu_prefix"]' <"$STATE/plan.json")
+	if mode_has bgp; then
+		group_prefix=$(jpy '[s["subnet"] for s in j["switches"] if s["name"] == "'"${H_LEAF[$dst]}"'"][0]' <"$STATE/plan.json")
+	fi
+	members=$(ctl "$leaf_sock" --json show lb | jpy '[ "%s %s %d" % (m["port"], m["nexthop"], m["packets"]) for g in j["groups"] if g["prefix"] == "'"$group_prefix"'" for m in g["members"]]')
 	local used=0 total=0
 	while read -r port _ pk; do
 		[ -n "$port" ] || continue
@@ -730,6 +1101,22 @@ cmd_ping() {
 		fails=$((fails + 1))
 	fi
 
+	if mode_has bgp; then
+		say "BGP: every leaf's routes to the other leaves, from FPM, over every spine"
+		for i in "${!SW_NAMES[@]}"; do
+			[ "${SW_TIER[$i]}" = leaf ] || continue
+			echo "\$ $railctl -s ${SW_SOCK[$i]} show routes   # on ${SW_NAMES[$i]}"
+			ctl "${SW_SOCK[$i]}" show routes | sed -n '1p;/bgp/p'
+			out=$(ctl "${SW_SOCK[$i]}" --json show routes | labcheck bgp-routes "${SW_NAMES[$i]}")
+			if [ -n "$out" ]; then
+				echo "  BGP FAIL ${SW_NAMES[$i]}: $out"
+				fails=$((fails + 1))
+			else
+				echo "  BGP OK   ${SW_NAMES[$i]}: source bgp, active, every uplink a next hop"
+			fi
+		done
+	fi
+
 	if [ $fails -ne 0 ]; then
 		echo "fabric-lab: $fails checks FAILED" >&2
 		return 1
@@ -738,12 +1125,138 @@ cmd_ping() {
 	echo "fabric-lab: ping OK"
 }
 
+# Every switch's LLDP neighbours (lldpcli -f json0 show neighbors, into STATE/lldp/json/)
+# against the plan, by `railctl plan TOPOLOGY --check-lldp DIR`. Waits up to 15 s for
+# every fabric port to hear a neighbour (lldpd sends every second).
+cmd_check_lldp() {
+	need_root check-lldp
+	need_build
+	need_lab
+	mode_has lldp || die "this lab runs no lldpd: start it with '$0 up --lldp' (or --bgp)"
+	read_switches
+	local i dir=$STATE/lldp/json want got
+	mkdir -p "$dir"
+	want=$(jpy 'sum(2 for l in j["links"] if l["kind"] == "fabric")' <"$STATE/plan.json")
+	for _ in $(seq 1 30); do
+		got=0
+		for i in "${!SW_NAMES[@]}"; do
+			timeout 10 lldpcli -u "$STATE/lldp/${SW_NAMES[$i]}/lldpd.sock" -f json0 show neighbors \
+				>"$dir/${SW_NAMES[$i]}.json" 2>/dev/null || rm -f "$dir/${SW_NAMES[$i]}.json"
+			[ -s "$dir/${SW_NAMES[$i]}.json" ] &&
+				got=$((got + $(jpy 'len([i for l in j.get("lldp", []) for i in l.get("interface", [])])' \
+					<"$dir/${SW_NAMES[$i]}.json" 2>/dev/null || echo 0)))
+		done
+		[ "$got" -ge "$want" ] && break
+		sleep 0.5
+	done
+	echo "\$ $railctl plan $(cat "$STATE/topology") --check-lldp $dir"
+	"$railctl" plan "$(cat "$STATE/topology")" --check-lldp "$dir"
+}
+
+# How long flows take to move off a failed spine, and what they lose. 16 UDP flows each
+# way between the first host and the first host on another leaf, 200 datagrams a second
+# each, for SECONDS; after 2 s the last spine fails:
+#   link: `railctl port upN down` on the first leaf's link to it (both ends see link
+#         down at once; the other leaf learns it from BGP);
+#   stop: the spine's railsw is frozen (SIGSTOP: no link goes down; BFD or the hold
+#         timer has to find it), and continued at the end.
+cmd_failover() {
+	local how=${1:-} secs=${2:-} src dst k spine_i leaf_sock uplink pid out rc=0
+	need_root failover
+	need_build
+	need_lab
+	read_switches
+	read_hosts
+	case $how in
+	link | stop) ;;
+	*) die "usage: $0 failover link|stop [SECONDS]" ;;
+	esac
+	if [ -z "$secs" ]; then
+		secs=8
+		mode_has bfd || secs=16
+	fi
+	[[ $secs =~ ^[0-9]+$ ]] && [ "$secs" -ge 4 ] || die "failover: SECONDS must be at least 4"
+	src=0
+	dst=""
+	for k in "${!H_SERVER[@]}"; do
+		if crosses 0 "$k"; then
+			dst=$k
+			break
+		fi
+	done
+	[ -n "$dst" ] || die "all hosts hang off one leaf: nothing crosses the spines"
+	for k in "${!SW_NAMES[@]}"; do
+		[ "${SW_TIER[$k]}" = spine ] && spine_i=$k
+	done
+	leaf_sock=$(sock_of "${H_LEAF[$src]}")
+	uplink=$(jpy '[l["a_port"] for l in j["links"] if l["kind"] == "fabric" and l["a"] == "'"${H_LEAF[$src]}"'" and l["b"] == "'"${SW_NAMES[$spine_i]}"'"][0]' <"$STATE/plan.json")
+	say "failover ($how): ${SW_NAMES[$spine_i]} fails after 2 s of $secs; 16 flows each way, 200/s each ($(cat "$STATE/mode" 2>/dev/null))"
+	local probe=$root/devtools/fabric_probe.py o1=$STATE/failover-fwd.json o2=$STATE/failover-rev.json
+	local sa=${H_ADDR[$src]%/*} da=${H_ADDR[$dst]%/*}
+	ip netns exec "${H_NS[$dst]}" "$PY" "$probe" recv 47001 $((secs + 2)) $((secs * 200)) >"$o1" &
+	local r1=$!
+	ip netns exec "${H_NS[$src]}" "$PY" "$probe" recv 47002 $((secs + 2)) $((secs * 200)) >"$o2" &
+	local r2=$!
+	sleep 0.3
+	ip netns exec "${H_NS[$src]}" "$PY" "$probe" send "$da" 47001 16 200 "$secs" >/dev/null &
+	local s1=$!
+	ip netns exec "${H_NS[$dst]}" "$PY" "$probe" send "$sa" 47002 16 200 "$secs" >/dev/null &
+	local s2=$!
+	sleep 2
+	if [ "$how" = link ]; then
+		echo "  t=2 s: ${H_LEAF[$src]}: railctl port $uplink down"
+		ctl "$leaf_sock" port "$uplink" down >/dev/null
+	else
+		pid=$(pid_of "$spine_i")
+		echo "  t=2 s: kill -STOP ${SW_NAMES[$spine_i]} (pid $pid)"
+		kill -STOP "$pid"
+	fi
+	wait "$s1" "$s2" || true
+	wait "$r1" "$r2" || rc=1
+	if [ "$how" = link ]; then
+		ctl "$leaf_sock" port "$uplink" up >/dev/null
+	else
+		kill -CONT "$pid"
+	fi
+	for k in "$o1:${H_SERVER[$src]} -> ${H_SERVER[$dst]}" "$o2:${H_SERVER[$dst]} -> ${H_SERVER[$src]}"; do
+		out=$(jpy '"%d of %d flows hit, %d datagrams lost, longest outage %.0f ms" % (j["flows_hit"], j["flows"], j["lost"], j["outage_ms"])' <"${k%%:*}") ||
+			out="no result"
+		printf '  %-34s %s\n' "${k#*:}" "$out"
+	done
+	echo "  (results: $o1, $o2; the spine's end and the links are restored)"
+	return $rc
+}
+
+# impair LINK WORDS...: the same faults on both ends' ports of a fabric link.
+cmd_impair() {
+	local link=$1 ends a ap b bp sa sb
+	shift
+	need_lab
+	read_switches
+	ends=$("$PY" -c 'import json,sys
+plan = json.load(open(sys.argv[1]))
+want = sys.argv[2]
+links = [l for l in plan["links"] if l["kind"] == "fabric"]
+for l in links:
+    a, ap, b, bp = l["a"], l["a_port"], l["b"], l["b_port"]
+    if want in (a + ":" + ap, b + ":" + bp, a + "--" + b, b + "--" + a):
+        print(a, ap, b, bp)
+        sys.exit(0)
+sys.exit("fabric-lab: no fabric link %r; links: %s" % (want, " ".join(
+    "%s:%s--%s:%s" % (l["a"], l["a_port"], l["b"], l["b_port"]) for l in links)))' "$STATE/plan.json" "$link") ||
+		exit 1
+	read -r a ap b bp <<<"$ends"
+	sa=$(sock_of "$a") && sb=$(sock_of "$b") || die "switch $a or $b is not in this lab"
+	ctl "$sa" port "$ap" impair "$@" || die "$a: railctl port $ap impair $* failed"
+	ctl "$sb" port "$bp" impair "$@" || die "$b: railctl port $bp impair $* failed"
+	echo "fabric-lab: $a:$ap and $b:$bp impair $*"
+}
+
 main() {
 	local sub=${1:-}
 	[ $# -gt 0 ] && shift
 	case "$sub" in
 	up)
-		[ $# -le 1 ] || die "usage: $0 up [TOPOLOGY_FILE]"
 		mkdir -p "$(dirname "$STATE")"
 		exec 9>"$(dirname "$STATE")/.$(basename "$STATE").lock"
 		flock -w 60 9 || die "another fabric-lab.sh holds the lock of $STATE"
@@ -765,6 +1278,18 @@ main() {
 	ping)
 		[ $# -eq 0 ] || die "usage: $0 ping"
 		cmd_ping
+		;;
+	check-lldp)
+		[ $# -eq 0 ] || die "usage: $0 check-lldp"
+		cmd_check_lldp
+		;;
+	failover)
+		[ $# -ge 1 ] && [ $# -le 2 ] || die "usage: $0 failover link|stop [SECONDS]"
+		cmd_failover "$@"
+		;;
+	impair)
+		[ $# -ge 2 ] || die "usage: $0 impair LINK loss P [loss_burst N] [corrupt P] [delay_us D] [seed S] | $0 impair LINK off"
+		cmd_impair "$@"
 		;;
 	-h | --help | help)
 		usage

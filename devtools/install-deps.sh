@@ -36,6 +36,8 @@ PACKAGES=(
 	iputils-ping
 	iputils-tracepath
 	procps
+	frr
+	lldpd
 )
 
 missing=()

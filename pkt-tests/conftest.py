@@ -21,6 +21,8 @@ import railsw  # noqa: E402
 def pytest_configure(config):
     config.addinivalue_line("markers", "soak: long-running soak test (RAILSW_SOAK_SECONDS, "
                             "default 60); deselect with -m 'not soak'")
+    config.addinivalue_line("markers", "unconserved(reason): the test's switches need not "
+                            "account for every frame afterwards (say why)")
 
 
 def pytest_collection_modifyitems(config, items):
@@ -55,6 +57,36 @@ def _stale_state():
         railsw.cleanup_stale()
 
 
+def _passed(request):
+    rep = getattr(request.node, "rep_call", None)
+    return rep is not None and rep.passed
+
+
+def _check_conserved(request, switches):
+    """After a passed test: every running switch of switches accounts for each frame it
+    received (railsw.assert_conserved), unless the test or the switch says why not."""
+    if not _passed(request) or request.node.get_closest_marker("unconserved"):
+        return
+    errors = []
+    for sw in switches:
+        if sw.running() and not sw.unconserved:
+            try:
+                railsw.assert_conserved(sw)
+            except AssertionError as e:
+                errors.append(str(e))
+    if errors:
+        pytest.fail("frames not accounted for (show drops totals):\n" + "\n".join(errors),
+                    pytrace=False)
+
+
+@pytest.fixture(autouse=True)
+def _conserved(request):
+    """After each test, the switches still running (module-scoped ones, those a test started
+    itself) account for every frame: checked after the test's own fixtures are done."""
+    yield
+    _check_conserved(request, list(railsw.Switch.live))
+
+
 @pytest.fixture
 def injector():
     inj = railsw.Injector()
@@ -76,6 +108,11 @@ def make_switch(build, request):
 
     yield factory
     failed = getattr(request.node, "rep_call", None) is not None and request.node.rep_call.failed
+    conserved = None
+    try:
+        _check_conserved(request, switches)  # before they stop
+    except pytest.fail.Exception as e:
+        conserved = e
     errors = []
     for sw in switches:
         if failed:
@@ -89,6 +126,8 @@ def make_switch(build, request):
             sw.cleanup()
     if errors and not failed:
         pytest.fail("railsw did not stop cleanly:\n" + "\n".join(errors), pytrace=False)
+    if conserved is not None:
+        raise conserved
 
 
 @pytest.hookimpl(tryfirst=True, hookwrapper=True)

@@ -25,6 +25,12 @@ fence steer the run and are invisible to a reader:
                                      text says the reader will see)
     <!-- test: timeout=N -->        seconds for the block (default 60)
 
+Every process a block starts is tracked wherever it goes (a daemon that forks and
+calls setsid, as `zebra -d` does, leaves the block's process group but not its
+cgroup): one still running when its block is over (a foreground block has exited,
+a background one was stopped) fails the test, named, and is killed. A recipe
+stops what it starts, or runs it in the foreground of a background block.
+
 Namespaces and interfaces a document's recipes create are removed after it. The
 labs use fixed names (rsw-p0, h1, /run/railsw/railsw.sock): when one of them is
 already in use (a lab someone is running) the document is skipped, not clobbered.
@@ -141,11 +147,107 @@ def scratch_repo(build):
     return d
 
 
-def shell(cwd, env, script, log=None):
-    """bash running script in a session of its own; output to log (a file) or a pipe."""
+def cgroup2_root():
+    """Where the cgroup v2 hierarchy is mounted, or None."""
+    with open("/proc/mounts") as f:
+        for ln in f:
+            w = ln.split()
+            if len(w) > 2 and w[2] == "cgroup2":
+                return w[1]
+    return None
+
+
+class Tracker:
+    """Every process one block starts, wherever it goes (fork, setsid, sudo): the members of
+    a cgroup v2 of its own when one can be made; else the processes whose environment holds
+    the block's token (a program that clears its environment escapes that one)."""
+
+    _seq = 0
+
+    def __init__(self):
+        Tracker._seq += 1
+        self.token = f"rswt-{os.getpid()}-docs-{Tracker._seq}"
+        self.cg = None
+        root = cgroup2_root()
+        if root is not None:
+            path = os.path.join(root, self.token)
+            try:
+                os.mkdir(path)
+                self.cg = path
+            except OSError:
+                pass
+
+    def env(self, env):
+        return dict(env, RAILSW_DOCS_BLOCK=self.token)
+
+    def enter(self):
+        """In the block's child, before exec: join the cgroup."""
+        if self.cg is not None:
+            with open(os.path.join(self.cg, "cgroup.procs"), "w") as f:
+                f.write(str(os.getpid()))
+
+    def pids(self):
+        if self.cg is not None:
+            try:
+                with open(os.path.join(self.cg, "cgroup.procs")) as f:
+                    return sorted(int(x) for x in f.read().split())
+            except OSError:
+                return []
+        found, mark = [], ("RAILSW_DOCS_BLOCK=" + self.token).encode()
+        for d in os.listdir("/proc"):
+            if not d.isdigit() or int(d) == os.getpid():
+                continue
+            try:
+                with open(f"/proc/{d}/environ", "rb") as f:
+                    if mark in f.read().split(b"\0"):
+                        found.append(int(d))
+            except OSError:
+                pass
+        return sorted(found)
+
+    @staticmethod
+    def describe(pid):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                cmd = f.read().replace(b"\0", b" ").decode(errors="replace").strip()
+        except OSError:
+            cmd = "?"
+        return f"pid {pid}: {cmd}"
+
+    def leftovers(self, grace=1.0):
+        """What is still running, described (after a moment for exits under way)."""
+        deadline = time.monotonic() + grace
+        while self.pids() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        return [self.describe(p) for p in self.pids()]
+
+    def kill(self):
+        """SIGKILL everything of the block; remove the cgroup."""
+        for _ in range(50):
+            pids = self.pids()
+            if not pids:
+                break
+            for pid in pids:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            time.sleep(0.05)
+        if self.cg is not None:
+            try:
+                os.rmdir(self.cg)
+            except OSError:
+                pass
+
+
+def shell(cwd, env, script, log=None, tracker=None):
+    """bash running script in a session of its own; output to log (a file) or a pipe. With a
+    tracker, everything it starts is tracked."""
     return subprocess.Popen(["bash", "-e", "-o", "pipefail", "-c", PRELUDE + script], cwd=cwd,
-                            env=env, stdout=log or subprocess.PIPE, stderr=subprocess.STDOUT,
-                            text=True, start_new_session=True)
+                            env=tracker.env(env) if tracker else env,
+                            stdout=log or subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True, start_new_session=True,
+                            preexec_fn=tracker.enter if tracker else None)
 
 
 def stop_group(proc, timeout=10):
@@ -172,46 +274,92 @@ def test_doc_recipes(build, doc):
     docstring), with the directives' background, ready, check and timeout.
     Verify: every block exits 0 within its timeout, every ready and check
     command succeeds, a background block is still running when the document
-    ends; then everything the recipes left (processes, namespaces,
-    interfaces) is removed."""
+    ends, no block leaves a process running once it is over; then everything
+    the recipes left (processes, namespaces, interfaces) is removed."""
     busy = [n for n in LAB_NAMES if n in links()] + [n for n in LAB_NETNS if n in netns()]
     if os.path.exists(LAB_SOCK):
         busy.append(LAB_SOCK)
     if busy:
         pytest.skip(f"a lab is using {', '.join(busy)}: not touching it")
+    run_recipes(build, recipes(doc))
+
+
+def test_runner_catches_daemons(build):
+    """Steps: run, as recipes, a block that daemonises a sleep (fork, setsid, the output
+    closed: what `zebra -d` does), and a background block that starts one the same way
+    before it waits in the foreground.
+    Verify: the runner fails the first, naming the process; the sleep is gone
+    afterwards; the background one is caught too when it is stopped."""
+    def alive(tag):
+        return [d for d in os.listdir("/proc") if d.isdigit()
+                and tag in open(f"/proc/{d}/cmdline", "rb").read().decode(errors="replace")]
+
+    tag = f"{os.getpid()}.{time.monotonic_ns() % 100000}"
+    daemon = f"(setsid sleep 3{tag} </dev/null >/dev/null 2>&1 &)\n"
+    fg = Block("test", 1, "sh", "true\n" + daemon + "echo started\n", {})
+    with pytest.raises(pytest.fail.Exception) as e:
+        run_recipes(build, [fg])
+    assert "left running" in str(e.value) and f"sleep 3{tag}" in str(e.value), str(e.value)
+    assert not alive(f"sleep 3{tag}")
+
+    bg = Block("test", 2, "sh", daemon.replace("sleep 3", "sleep 4") + "sleep 60\n",
+               {"background": True})
+    with pytest.raises(pytest.fail.Exception) as e:
+        run_recipes(build, [bg, Block("test", 3, "sh", "true\n", {})])
+    assert f"sleep 4{tag}" in str(e.value), str(e.value)
+    assert not alive(f"sleep 4{tag}")
+    # A block that waits for what it started passes.
+    run_recipes(build, [Block("test", 4, "sh", "sleep 0.2 &\nwait\n", {})])
+
+
+def run_recipes(build, blocks_):
+    """Run blocks_ (Block objects) as test_doc_recipes describes; pytest.fail on the first
+    that fails."""
     cwd = scratch_repo(build)
     env = dict(os.environ, PATH=os.path.join(cwd, "build", "control") + ":" + os.environ["PATH"])
     links0, netns0 = links(), netns()
     background = []
+    trackers = []
 
-    def run_cmd(cmd, timeout=20):
-        p = shell(cwd, env, cmd)
+    def run_cmd(cmd, timeout=20, b=None):
+        t = Tracker()
+        trackers.append(t)
+        p = shell(cwd, env, cmd, tracker=t)
         try:
             out = p.communicate(timeout=timeout)[0]
         except subprocess.TimeoutExpired:
             stop_group(p)
+            t.kill()
             return None, f"(no exit within {timeout} s)"
+        left = t.leftovers()
+        t.kill()
+        if left and b is not None:
+            fail(b, "left running after it exited (a daemon? stop what the recipe starts, or "
+                 "run it in the foreground of a `<!-- test: background -->` block): "
+                 + "; ".join(left), out)
         return p.returncode, out
 
     def fail(b, what, out):
         logs = "".join(f"\n--- background {x.where()} ---\n{stop_group(p)[-3000:]}"
-                       for x, p in background)
+                       for x, p, _ in background)
         pytest.fail(f"{b.where()}: {what}\n--- block ---\n{b.body}--- output ---\n"
                     f"{(out or '')[-3000:]}{logs}", pytrace=False)
 
     try:
-        for b in recipes(doc):
+        for b in blocks_:
             if b.background:
                 path = os.path.join(cwd, f"background-{b.line}.log")
+                t = Tracker()
+                trackers.append(t)
                 with open(path, "w") as log:
-                    p = shell(cwd, env, b.body, log=log)
+                    p = shell(cwd, env, b.body, log=log, tracker=t)
                 p.log_path = path
-                background.append((b, p))
+                background.append((b, p, t))
                 time.sleep(0.2)
                 if p.poll() is not None:
                     fail(b, f"background block exited {p.returncode} at once", "")
             else:
-                rc, out = run_cmd(b.body, b.timeout)
+                rc, out = run_cmd(b.body, b.timeout, b)
                 if rc != 0:
                     fail(b, f"exited {rc}", out)
             if b.ready:
@@ -227,13 +375,22 @@ def test_doc_recipes(build, doc):
                 rc, out = run_cmd(b.check, 30)
                 if rc != 0:
                     fail(b, f"check failed: {b.check}", out)
-        for b, p in background:
+        for b, p, _ in background:
             if p.poll() is not None:
                 fail(b, f"background block exited {p.returncode} before the document ended",
                      "")
+        while background:
+            b, p, t = background.pop()
+            out = stop_group(p)
+            left = t.leftovers()
+            if left:
+                fail(b, "left running after it was stopped (a daemon?): " + "; ".join(left),
+                     out)
     finally:
-        for b, p in reversed(background):
+        for b, p, _ in reversed(background):
             stop_group(p)
+        for t in trackers:
+            t.kill()
         for ns in netns() - netns0:
             railsw.run(["ip", "netns", "del", ns], check=False)
         for name in links() - links0:

@@ -326,6 +326,94 @@ def test_status_shows_host_tap_drops(lab):
     assert leaf_drops() - drops0 < dropped - dropped0, (drops0, leaf_drops(), dropped)
 
 
+PROBE = os.path.join(railsw.REPO, "devtools", "fabric_probe.py")
+
+
+def probe(lab, src, dst, flows=16, pps=20, seconds=1.0, port=47101):
+    """flows UDP flows from src's namespace to dst's address for seconds; what dst got."""
+    import subprocess
+    recv = subprocess.Popen(["ip", "netns", "exec", lab.ns(dst), "/usr/bin/python3", PROBE,
+                             "recv", str(port), str(seconds + 1.5)], stdout=subprocess.PIPE,
+                            text=True)
+    time.sleep(0.3)
+    railsw.run(["ip", "netns", "exec", lab.ns(src), "/usr/bin/python3", PROBE, "send",
+                lab.ip(dst), str(port), str(flows), str(pps), str(seconds)],
+               timeout=seconds + 20)
+    out, _ = recv.communicate(timeout=seconds + 20)
+    return json.loads(out)
+
+
+def host_link(lab, server):
+    """The flags of a host's interface (NO-CARRIER, LOWER_UP, ...)."""
+    rows = [ln.split("\t") for ln in open(os.path.join(lab.state, "hosts.tsv")).read().splitlines()]
+    ifname = [r for r in rows if r[0] == server][0][2]
+    j = json.loads(railsw.run(["ip", "-n", lab.ns(server), "-j", "link", "show",
+                               ifname]).stdout)
+    return set(j[0]["flags"])
+
+
+def test_port_down_for_the_peer(lab):
+    """`port NAME down` takes the link down for the peer too, and `up` heals it.
+
+    Steps: on server-su0-0's leaf, `railctl port up1 down` (its memif link to
+    spine-1); 16 UDP flows from server-su0-0 to server-su1-0; `fabric-lab.sh
+    status`; `port up1 up`. Then `port down0 down` (the leaf's TAP to the host)
+    and `port down0 up`.
+    Verify: while up1 is down the leaf reports admin_up false, peer_down true;
+    spine-1's end of the cable (down0) goes link down within 2 s; the leaf's ECMP
+    member via up1 is down and every datagram of the 16 flows arrives (over
+    spine-0); status prints `up1:admin` for the leaf and `down0:link` for
+    spine-1. After `up` both ends are link up again within 5 s, the member is up
+    and flows use both spines again. A TAP port down turns the host's carrier
+    off (NO-CARRIER), up turns it on (LOWER_UP), and the host pings across again.
+    """
+    src, dst = sorted(lab.hosts)
+    leaf = lab.hosts[src]["a"]
+    ln = [x for x in lab.fabric if x["a"] == leaf and x["a_port"] == "up1"][0]
+    spine, sport = ln["b"], ln["b_port"]
+
+    def port(sw, name):
+        return [p for p in lab.ctl(sw, "show", "ports")["ports"] if p["name"] == name][0]
+
+    def member_up():
+        for g in lab.ctl(leaf, "show", "lb")["groups"]:
+            if g["prefix"] == lab.plan["gpu_prefix"]:
+                return {m["port"]: m["up"] for m in g["members"]}["up1"]
+        return None
+
+    lab.ctl(leaf, "port", "up1", "down")
+    try:
+        p = port(leaf, "up1")
+        assert p["admin_up"] is False and p["peer_down"] is True, p
+        railsw.wait_until(lambda: port(spine, sport)["link_state"] == "down", 2,
+                          what=f"{spine} {sport} to see the link down")
+        assert member_up() is False
+        got = probe(lab, src, dst)
+        assert got["lost"] == 0 and got["received"] == 16 * 20, got
+        r = script(lab.env, "status", timeout=60)
+        lines = {ln.split()[0]: ln for ln in r.stdout.splitlines() if ln.strip()}
+        assert "up1:admin" in lines[leaf], r.stdout
+        assert f"{sport}:link" in lines[spine], r.stdout
+    finally:
+        lab.ctl(leaf, "port", "up1", "up")
+    railsw.wait_until(lambda: port(leaf, "up1")["link_state"] == "up" and
+                      port(spine, sport)["link_state"] == "up", 5,
+                      what="the memif link to come back after `port up1 up`")
+    assert port(leaf, "up1")["peer_down"] is None
+    railsw.wait_until(lambda: member_up() is True, 2, what="the ECMP member via up1 back up")
+    lab.ctl(leaf, "port", "down0", "down")
+    try:
+        assert port(leaf, "down0")["peer_down"] is True
+        railsw.wait_until(lambda: "NO-CARRIER" in host_link(lab, src), 2,
+                          what="the host's carrier to go off")
+    finally:
+        lab.ctl(leaf, "port", "down0", "up")
+    railsw.wait_until(lambda: "LOWER_UP" in host_link(lab, src), 2,
+                      what="the host's carrier back on")
+    r = ping(lab.ns(src), lab.ip(dst))
+    assert r.returncode == 0, r.stdout + lab.logs()
+
+
 def test_up_again_rebuilds(lab):
     """Steps: `up` on the running lab, then kill one spine with SIGKILL
     (a half-up lab) and `up` once more.

@@ -402,7 +402,8 @@ def test_ecn_marking(qsw, injector):
     bytes behind them, below kmin) are never CE; the CE share is between
     0.3 and 56/60 and the queue watermark passed kmax; ecn_marked equals the
     CE frames seen. (2) some Not-ECT frames are dropped instead:
-    dropped_packets = 60 - arrived (and `show drops` queue_drops as much), ecn_marked +0,
+    dropped_packets = 60 - arrived (and the queue's ecn_drops, and `show drops` ecn_drops as
+    much, queue_drops +0), ecn_marked +0,
     the survivors unchanged and in order. (3) TC 0 untouched: 60 arrive exactly as routed, no drop, no
     mark. (4) lossless TC 3: Not-ECT passes, 60 arrive unchanged.
     """
@@ -434,9 +435,11 @@ def test_ecn_marking(qsw, injector):
         q2 = queue_rows(sw, "p2")[1]
         assert 0 < len(out) < 60
         assert q2["dropped_packets"] - q1["dropped_packets"] == 60 - len(out)
-        # ... and named switch-wide: show drops' queue_drops moved by as many.
+        assert q2["ecn_drops"] - q1["ecn_drops"] == 60 - len(out)
+        # ... and named switch-wide, by cause: show drops' ecn_drops moved by as many.
         d2 = drops()
-        assert d2["queue_drops"] - d1["queue_drops"] == 60 - len(out), (d1, d2)
+        assert d2["ecn_drops"] - d1["ecn_drops"] == 60 - len(out), (d1, d2)
+        assert d2["queue_drops"] == d1["queue_drops"], (d1, d2)
         assert d2["lossless_drops"] == d1["lossless_drops"]
         assert q2["ecn_marked"] == q1["ecn_marked"]
         seqs = [tag(d)[2] for d in out]

@@ -23,7 +23,10 @@ Meanwhile a reload thread alternates two valid configs (routes, ECN
 thresholds, DWRR weights differ) every RAILSW_SOAK_RELOAD_MS (500) ms, and
 the test reads `show ports`, `show queues` and `show pfc` every second.
 
-Asserts: the switch process stays alive and answers; every reload answers ok
+Asserts: the switch process stays alive and answers; the `show drops` totals
+stay within a few bursts of received = forwarded + consumed + queued + dropped
+at every read (frames in flight), and add up exactly at rest
+(railsw.assert_conserved); every reload answers ok
 with a generation one higher; no counter of show ports / queues / pfc ever
 goes backwards between two reads; `lossless_drops` stays 0 (queues and
 buffer) and every TC 3 frame sent is enqueued and transmitted on p2; every
@@ -260,7 +263,7 @@ def test_soak(sw):
     with open(alt, "w") as f:
         json.dump(alt_config(sw.config), f)
     sw.ctl("clear", "counters")
-    backwards, lossless, reads = [], [], 0
+    backwards, lossless, reads, skew = [], [], 0, 0
     kdrop0 = {p: tap_tx_dropped(sw, p) for p in ("p0", "p1")}
     with no_mbuf_leak(sw, "soak", timeout=20):
         gen0 = sw.ctl("reload", sw.conf)["generation"]
@@ -280,6 +283,9 @@ def test_soak(sw):
                         backwards.append((key, prev[key], v))
                     if key[2] == "lossless_drops" and v:
                         lossless.append((key, v))
+                t = sw.ctl("show", "drops")["totals"]
+                skew = max(skew, abs(t["received"] - t["forwarded"] - t["consumed"] -
+                                     t["queued"] - t["dropped"]))
                 for pg in sw.ctl("show", "buffer")["pgs"]:
                     if pg["lossless_drops"]:
                         lossless.append((("buffer", pg["port"], pg["pg"]), pg["lossless_drops"]))
@@ -298,13 +304,17 @@ def test_soak(sw):
         wait_until(lambda: sw.ctl("show", "buffer")["buffer"]["used"] == 0, 10,
                    what="the buffer to drain")
         final = snapshot(sw)
+        totals = railsw.assert_conserved(sw)
     assert sw.running() and sw.ports(), "railsw stopped answering"
     for key, v in final.items():
         if key in prev and v < prev[key]:
             backwards.append((key, prev[key], v))
     replies = reloader.replies
     print(f"soak: {SECONDS:.0f} s, {traffic.ticks} ticks, {traffic.roce_sent} RoCE frames, "
-          f"{len(replies)} reloads, {reads} counter reads")
+          f"{len(replies)} reloads, {reads} counter reads; totals at rest {totals}, "
+          f"in flight at most {skew} frames")
+    # Under traffic the totals lag by the frames between two counters: a few bursts.
+    assert skew <= 512, skew
     assert not backwards, f"counters went backwards: {backwards[:20]}"
     assert not lossless, f"lossless drops: {lossless[:20]}"
     assert len(replies) >= max(1, int(SECONDS / RELOAD_S) // 2), len(replies)

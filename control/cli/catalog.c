@@ -18,12 +18,16 @@ const struct rsw_table_def *const rsw_tables[] = {
 	&rsw_table_buffer,
 	&rsw_table_pgs,
 	&rsw_table_drops,
+	&rsw_table_drop_totals,
 	&rsw_table_lb_groups,
 	&rsw_table_lb_members,
 	&rsw_table_routes,
 	&rsw_table_neighbors,
 	&rsw_table_icmp,
 	&rsw_table_fpm,
+	&rsw_table_punt,
+	&rsw_table_kif,
+	&rsw_table_llr, /* docs/link.md */
 	NULL,
 };
 

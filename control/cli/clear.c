@@ -36,8 +36,11 @@ cmd_clear_counters(int argc, char **argv, void *ctx)
 		for (j = 0; j < RSW_MAX_NEXTHOPS; j++)
 			rsw_stats_lb_sum(g, j, &rsw_ctl.lb_base[g][j]);
 	rsw_ctl_qos_sum(rsw_ctl.qos_base);
+	rsw_cli_drops_clear();
 	rsw_ctl_icmp_counters_clear();
 	rsw_fpm_counters_clear();
+	rsw_cli_punt_clear();
+	rsw_cli_llr_clear();
 	/* Watermarks: each lcore resets its own when it sees the new epoch. */
 	__atomic_fetch_add(&rsw_qos.wm_epoch, 1, __ATOMIC_RELEASE);
 	return rsw_cmd_ok();

@@ -26,6 +26,9 @@ static const struct rsw_field_def port_fields[] = {
 	RSW_FIELD("link_state", STATE, "",
 		  "up, down, or unknown where the port kind cannot know it"),
 	RSW_FIELD("admin_up", STATE, "", "false after `port NAME down`"),
+	RSW_FIELD("peer_down", STATE, "",
+		  "while admin down: true when the link went down for the peer too (memif, TAP "
+		  "carrier, PHY), false when the port kind cannot tell it; null while up"),
 	RSW_FOREACH_PORT_TRAFFIC_CTR(RSW_FIELD_OF_PORT_CTR) RSW_FIELD(
 		"rx_missed", COUNTER, "packets", "dropped by the NIC: its rx queue was full"),
 	RSW_FOREACH_PORT_EVENT_CTR(RSW_FIELD_OF_PORT_CTR)
@@ -73,6 +76,17 @@ port_json(uint16_t p)
 	json_object_set_new(o, "rx_missed",
 			    json_integer((json_int_t)rsw_cli_since(rsw_cli_port_missed(p),
 								   rsw_ctl.missed_base[p])));
+	switch (rsw_port_peer_state(p)) {
+	case RSW_PEER_TOLD:
+		json_object_set_new(o, "peer_down", json_true());
+		break;
+	case RSW_PEER_NOT_TOLD:
+		json_object_set_new(o, "peer_down", json_false());
+		break;
+	default:
+		json_object_set_new(o, "peer_down", json_null());
+		break;
+	}
 	json_object_set_new(o, "devargs", json_string(cp->devargs));
 	json_object_set_new(o, "kind", json_string(rsw_port_kind_name(p)));
 	json_object_set_new(o, "mac_ctrl", json_boolean(rsw_port_mac_ctrl(p)));
@@ -89,14 +103,13 @@ port_json(uint16_t p)
 static json_t *
 cmd_show_ports(int argc, char **argv, void *ctx)
 {
-	json_t *arr = json_array();
-	int p, only = -1;
+	json_t *arr, *err = NULL;
+	int p, only = rsw_cli_port_filter(argc, argv, &err);
 
 	(void)ctx;
-	if (argc == 1 && (only = rsw_cli_port_arg(argv[0])) < 0) {
-		json_decref(arr);
-		return rsw_cmd_error("unknown port '%s'", argv[0]);
-	}
+	if (only == -2)
+		return err;
+	arr = json_array();
 	for (p = 0; p < rsw_ctl.cfg->n_ports; p++)
 		if (only < 0 || only == p)
 			json_array_append_new(arr, port_json((uint16_t)p));
@@ -112,10 +125,14 @@ cmd_port_admin(int argc, char **argv, void *ctx)
 	(void)ctx;
 	if (p < 0)
 		return rsw_cmd_error("unknown port '%s'", argv[0]);
+	if (strcmp(argv[1], "impair") == 0)
+		return rsw_cli_port_impair(argc, argv); /* llr.c */
+	if (argc != 2)
+		return rsw_cmd_error("usage: port NAME down|up|impair ...");
 	if (strcmp(argv[1], "down") == 0)
-		rsw_port_set_admin((uint16_t)p, true);
+		rsw_port_admin((uint16_t)p, true);
 	else if (strcmp(argv[1], "up") == 0)
-		rsw_port_set_admin((uint16_t)p, false);
+		rsw_port_admin((uint16_t)p, false);
 	else
 		return rsw_cmd_error("usage: port NAME down|up");
 	/* Next-hop groups drop the port now, not at the next poll. */
@@ -131,9 +148,14 @@ ports_init(const struct rsw_config *cfg)
 	(void)cfg;
 	ret |= rsw_cmd_register("show ports", 0, 1, "[PORT]", "port state and counters",
 				cmd_show_ports, NULL);
-	ret |= rsw_cmd_register("port", 2, 2, "NAME down|up",
-				"administrative state: a down port takes no traffic",
-				cmd_port_admin, NULL);
+	ret |= rsw_cmd_register(
+		"port", 2, 12,
+		"NAME down|up | NAME impair [loss P] [loss_burst N] [corrupt P] "
+		"[delay_us D] [seed S] | NAME impair off",
+		"administrative state: a down port takes no traffic, and its link goes "
+		"down for the peer where the port kind allows; injected faults on what "
+		"the port transmits",
+		cmd_port_admin, NULL);
 	return ret ? -EINVAL : 0;
 }
 

@@ -47,6 +47,9 @@ int rsw_cli_port_arg(const char *name);
 /** The port named by an optional argument: -1 = all, -2 = unknown (*err set). */
 int rsw_cli_port_filter(int argc, char **argv, json_t **err);
 
+/** `clear counters` of `show punt` (punt.c): takes the baseline. */
+void rsw_cli_punt_clear(void);
+
 /** The PMD's rx misses of port p (0 when the PMD cannot tell). */
 uint64_t rsw_cli_port_missed(uint16_t p);
 
@@ -65,6 +68,14 @@ typedef void(rsw_cli_tc_row_fn)(json_t *o, const struct rsw_qos_stats *s, int p,
  */
 json_t *rsw_cli_per_port_tc(const struct rsw_table_def *t, int argc, char **argv,
 			    const char *tc_key, rsw_cli_tc_row_fn *row);
+
+/** `clear counters`: take the baselines of the `show drops` totals that rsw_ctl lacks. */
+void rsw_cli_drops_clear(void);
+/** `clear counters`: the LLR counters' baseline (llr.c). */
+void rsw_cli_llr_clear(void);
+
+/** `port NAME impair ...` (llr.c): argv[0] NAME, argv[1] "impair", then the words. */
+json_t *rsw_cli_port_impair(int argc, char **argv);
 
 /** Allocate the baselines the commands read (the first cli module's init). */
 int rsw_cli_state_init(void);

@@ -78,12 +78,16 @@ extern const struct rsw_table_def rsw_table_pfc;
 extern const struct rsw_table_def rsw_table_buffer;
 extern const struct rsw_table_def rsw_table_pgs;
 extern const struct rsw_table_def rsw_table_drops;
+extern const struct rsw_table_def rsw_table_drop_totals;
 extern const struct rsw_table_def rsw_table_lb_groups;
 extern const struct rsw_table_def rsw_table_lb_members;
 extern const struct rsw_table_def rsw_table_routes;
 extern const struct rsw_table_def rsw_table_neighbors;
 extern const struct rsw_table_def rsw_table_icmp;
 extern const struct rsw_table_def rsw_table_fpm;
+extern const struct rsw_table_def rsw_table_punt;
+extern const struct rsw_table_def rsw_table_kif;
+extern const struct rsw_table_def rsw_table_llr;
 
 /** "counter", "gauge", "label" or "state". */
 const char *rsw_field_kind_name(enum rsw_field_kind k);

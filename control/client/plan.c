@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "railctl_lldp.h"
 #include "railctl_priv.h"
 #include "rsw_config.h"
 #include "rsw_topology.h"
@@ -90,16 +91,51 @@ print_plan(json_t *plan)
 	free(ends);
 }
 
+/* --check-lldp DIR: the cabling check, printed or as {"lldp_check": {...}}. Takes plan. */
+static int
+check_lldp(json_t *plan, const char *dir, bool json)
+{
+	json_t *res = railctl_lldp_check(plan, dir);
+	char *text;
+	int rc;
+
+	json_decref(plan);
+	if (res == NULL) {
+		railctl_warn("out of memory");
+		return EXIT_USAGE;
+	}
+	rc = json_is_true(json_object_get(res, "passed")) ? EXIT_OK : EXIT_REPLY_ERROR;
+	if (json) {
+		json_t *o = json_pack("{s:o}", "lldp_check", res);
+
+		text = o != NULL ? json_dumps(o, JSON_COMPACT) : NULL;
+		if (text != NULL)
+			printf("%s\n", text);
+		free(text);
+		json_decref(o);
+	} else {
+		railctl_lldp_print(res, dir);
+		json_decref(res);
+	}
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		railctl_warn("write error: %s", strerror(errno));
+		return EXIT_USAGE;
+	}
+	return rc;
+}
+
 /*
- * railctl plan FILE [--json]: load FILE as railsw would (switch: and ports: optional) and
- * print the plan of its fabric. Exit 0, 1 on a bad plan, 2 on usage errors.
+ * railctl plan FILE [--json] [--check-lldp DIR]: load FILE as railsw would (switch: and
+ * ports: optional) and print the plan of its fabric, or, with --check-lldp, compare it with
+ * the LLDP neighbours of DIR/SWITCH.json (lldp.c). Exit 0, 1 on a bad plan or a cabling
+ * that differs, 2 on usage errors.
  */
 int
 railctl_cmd_plan(int argc, char **argv, int i, bool json)
 {
 	struct rsw_topo_error e = {0};
 	char err[RSW_CFG_ERR_LEN + 4096]; /* the file name, then e.msg */
-	const char *file = NULL;
+	const char *file = NULL, *lldp_dir = NULL;
 	struct rsw_config *cfg;
 	char *text, *line, *nl;
 	json_t *plan;
@@ -107,16 +143,19 @@ railctl_cmd_plan(int argc, char **argv, int i, bool json)
 	for (i++; i < argc; i++) {
 		if (strcmp(argv[i], "-j") == 0 || strcmp(argv[i], "--json") == 0) {
 			json = true;
+		} else if (strcmp(argv[i], "--check-lldp") == 0 && i + 1 < argc &&
+			   argv[i + 1][0] != '\0') {
+			lldp_dir = argv[++i];
 		} else if (file == NULL && argv[i][0] != '\0') {
 			file = argv[i];
 		} else {
 			railctl_warn("plan: unexpected argument '%s'", argv[i]);
-			railctl_warn("usage: plan FILE [--json]");
+			railctl_warn("usage: plan FILE [--json] [--check-lldp DIR]");
 			return EXIT_USAGE;
 		}
 	}
 	if (file == NULL) {
-		railctl_warn("usage: plan FILE [--json]");
+		railctl_warn("usage: plan FILE [--json] [--check-lldp DIR]");
 		return EXIT_USAGE;
 	}
 	cfg = rsw_config_load_plan(file, err, sizeof(err));
@@ -142,6 +181,8 @@ railctl_cmd_plan(int argc, char **argv, int i, bool json)
 		}
 		return EXIT_REPLY_ERROR;
 	}
+	if (lldp_dir != NULL)
+		return check_lldp(plan, lldp_dir, json);
 	if (json) {
 		text = json_dumps(plan, JSON_COMPACT | JSON_REAL_PRECISION(6));
 		if (text == NULL) {

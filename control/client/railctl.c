@@ -57,6 +57,8 @@ usage(FILE *f)
 		"  reload [FILE]\n"
 		"  plan FILE [--json]   cabling and addressing of the fabric of FILE's topology:\n"
 		"                       (computed by railctl itself; no switch needed)\n"
+		"  plan FILE --check-lldp DIR  the cabling check: DIR/SWITCH.json of each switch\n"
+		"                       (lldpcli -f json0 show neighbors) against the plan\n"
 		"  top [--interval S] [--count N]  live rates (railctl's own view)\n"
 		"\n"
 		"exit status: 0 success, 1 the switch answered with an error,\n"

@@ -15,10 +15,18 @@
 bool
 rsw_cfg_route_same_group(const struct rsw_cfg_route *a, const struct rsw_cfg_route *b)
 {
-	return a->n_nexthops == b->n_nexthops && a->lb == b->lb && a->has_port == b->has_port &&
-	       (!a->has_port || a->port == b->port) &&
-	       memcmp(a->nexthops, b->nexthops, a->n_nexthops * sizeof(a->nexthops[0])) == 0 &&
-	       memcmp(a->weights, b->weights, a->n_nexthops * sizeof(a->weights[0])) == 0;
+	uint16_t j;
+
+	if (a->n_nexthops != b->n_nexthops || a->lb != b->lb || a->has_port != b->has_port ||
+	    (a->has_port && a->port != b->port) || a->nh_port_mask != b->nh_port_mask ||
+	    memcmp(a->nexthops, b->nexthops, a->n_nexthops * sizeof(a->nexthops[0])) != 0 ||
+	    memcmp(a->weights, b->weights, a->n_nexthops * sizeof(a->weights[0])) != 0)
+		return false;
+	/* Link-local next hops (BGP unnumbered) are the same address on different links. */
+	for (j = 0; j < a->n_nexthops; j++)
+		if ((a->nh_port_mask & (1u << j)) && a->nh_port[j] != b->nh_port[j])
+			return false;
+	return true;
 }
 
 /* FNV-1a, 32 bits. */

@@ -3,7 +3,8 @@
 
 /*
  * The control: section: the socket path, telemetry, the Prometheus listen address and the
- * FPM listener that takes routes from FRR zebra (control.fpm).
+ * FPM listener that takes routes from FRR zebra (control.fpm), the kernel interfaces of the
+ * ports (control.kernel_interfaces).
  */
 
 #include <arpa/inet.h>
@@ -18,14 +19,26 @@ enum {
 	C_TELEMETRY,
 	C_METRICS,
 	C_FPM,
+	C_KIF,
 	C_N,
 };
 
 static const char *const control_keys[C_N] = {
-	[C_SOCKET] = "socket",
-	[C_TELEMETRY] = "telemetry",
-	[C_METRICS] = "metrics_listen",
-	[C_FPM] = "fpm",
+	[C_SOCKET] = "socket", [C_TELEMETRY] = "telemetry",   [C_METRICS] = "metrics_listen",
+	[C_FPM] = "fpm",       [C_KIF] = "kernel_interfaces",
+};
+
+enum {
+	K_NETNS,
+	K_TC,
+	K_PEERS,
+	K_N,
+};
+
+static const char *const kif_keys[K_N] = {
+	[K_NETNS] = "netns",
+	[K_TC] = "tc",
+	[K_PEERS] = "bgp_peers",
 };
 
 enum {
@@ -99,6 +112,77 @@ parse_fpm(struct ctx *c, yaml_node_t *n, struct rsw_cfg_control *ctl)
 	return 0;
 }
 
+/* control.kernel_interfaces: { netns: NAME, tc: N, bgp_peers: [ADDR, ...] }; netns required. */
+static int
+parse_kif(struct ctx *c, yaml_node_t *n, struct rsw_cfg_control *ctl)
+{
+	struct kv kv[K_N];
+	int i, len;
+
+	ctl->kif_line = cfg_line_of(n);
+	ctl->kif_tc = -1;
+	if (n->type != YAML_MAPPING_NODE)
+		return cfg_fail(
+			c, cfg_line_of(n),
+			"'kernel_interfaces' must be a mapping like { netns: rsw-ctl, tc: 7 }");
+	if (cfg_get_map(c, n, "kernel_interfaces", kif_keys, K_N, NULL, kv) < 0)
+		return -EINVAL;
+	if (kv[K_NETNS].v == NULL)
+		return cfg_fail(c, cfg_line_of(n), "'kernel_interfaces' needs 'netns'");
+	if (cfg_get_text(c, kv[K_NETNS].v, "netns", ctl->kif_netns, sizeof(ctl->kif_netns)) < 0)
+		return -EINVAL;
+	if (ctl->kif_netns[0] == '\0' || ctl->kif_netns[0] == '.' ||
+	    strspn(ctl->kif_netns,
+		   "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") !=
+		    strlen(ctl->kif_netns))
+		return cfg_fail(
+			c, cfg_line_of(kv[K_NETNS].v),
+			"'netns' must be a namespace name of letters, digits, '.', '_' and '-' (got '%s')",
+			ctl->kif_netns);
+	if (kv[K_TC].v != NULL &&
+	    cfg_get_tc(c, kv[K_TC].v, "tc", "of kernel_interfaces", &ctl->kif_tc) < 0)
+		return -EINVAL;
+	if (kv[K_PEERS].v != NULL && !cfg_is_null(kv[K_PEERS].v)) {
+		if (kv[K_PEERS].v->type != YAML_SEQUENCE_NODE)
+			return cfg_fail(c, cfg_line_of(kv[K_PEERS].v),
+					"'bgp_peers' must be a list of addresses");
+		len = cfg_seq_len(kv[K_PEERS].v);
+		if (len > RSW_CFG_MAX_BGP_PEERS)
+			return cfg_fail(c, cfg_line_of(kv[K_PEERS].v),
+					"too many bgp_peers (at most %d)", RSW_CFG_MAX_BGP_PEERS);
+		for (i = 0; i < len; i++)
+			if (cfg_get_ip(c, cfg_seq_item(c, kv[K_PEERS].v, i), "bgp_peers", 0,
+				       &ctl->bgp_peers[i]) < 0)
+				return -EINVAL;
+		ctl->n_bgp_peers = (uint16_t)len;
+	}
+	/* The interfaces are named as the ports: IFNAMSIZ holds 15 characters. */
+	for (i = 0; c->ports_ok && i < c->cfg->n_ports; i++)
+		if (strlen(c->cfg->ports[i].name) > 15)
+			return cfg_fail(
+				c, cfg_line_of(n),
+				"port '%s': a kernel interface is named as its port, in at most 15 characters",
+				c->cfg->ports[i].name);
+	ctl->has_kif = true;
+	return 0;
+}
+
+uint8_t
+rsw_config_kif_tc(const struct rsw_config *cfg)
+{
+	const struct rsw_cfg_qos *q = &cfg->qos;
+	uint8_t i, best = 0;
+
+	if (cfg->control.kif_tc >= 0)
+		return (uint8_t)cfg->control.kif_tc;
+	if (q->n_strict == 0)
+		return RSW_N_TC - 1;
+	for (i = 0; i < q->n_strict; i++)
+		if (q->strict[i] > best)
+			best = q->strict[i];
+	return best;
+}
+
 int
 cfg_parse_control(struct ctx *c, const struct kv *sec)
 {
@@ -127,6 +211,8 @@ cfg_parse_control(struct ctx *c, const struct kv *sec)
 		ctl->has_metrics = true;
 	}
 	if (kv[C_FPM].v != NULL && parse_fpm(c, kv[C_FPM].v, ctl) < 0)
+		rc = -EINVAL;
+	if (kv[C_KIF].v != NULL && parse_kif(c, kv[C_KIF].v, ctl) < 0)
 		rc = -EINVAL;
 	return rc;
 }

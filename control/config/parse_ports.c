@@ -283,10 +283,6 @@ parse_port(struct ctx *c, yaml_node_t *item, int idx)
 	 * Parsed and checked, but the transmit and receive steps do not call the link layer
 	 * yet (docs/link.md "Not built yet"): refuse rather than silently do nothing.
 	 */
-	if (port->has_impair)
-		return cfg_fail(c, kv[P_IMPAIR].line, "not supported yet: ports[].impair");
-	if (port->llr)
-		return cfg_fail(c, kv[P_LLR].line, "not supported yet: ports[].llr");
 	return 0;
 }
 

@@ -96,10 +96,13 @@ struct rsw_cfg_route {
 	struct rsw_ip nexthops[RSW_MAX_NEXTHOPS]; /* same family as prefix */
 	uint32_t weights[RSW_MAX_NEXTHOPS];       /* default 1 each; 1..1000 */
 	enum rsw_lb_mode lb;                      /* RSW_LB_UNSET if not given */
-	bool derived;      /* added by the topology derivation, not written in routes: */
-	bool has_port;     /* next hops leave by .port, not by the first port whose subnet holds
+	bool derived;  /* added by the topology derivation, not written in routes: */
+	bool has_port; /* next hops leave by .port, not by the first port whose subnet holds
 			* them (a leaf's downlinks share one subnet: each server has its port) */
-	uint16_t port;     /* index into rsw_config.ports when has_port */
+	uint16_t port; /* index into rsw_config.ports when has_port */
+	uint32_t oif[RSW_MAX_NEXTHOPS]; /* FPM: the kernel ifindex of each next hop, 0 = none */
+	uint16_t nh_port_mask;          /* tables: bit j set = next hop j leaves by nh_port[j] */
+	uint8_t nh_port[RSW_MAX_NEXTHOPS];
 	bool has_distance; /* distance: given */
 	uint8_t distance;  /* administrative distance 0..255 when has_distance */
 	int line;
@@ -231,6 +234,9 @@ struct rsw_cfg_topology {
 	int lines[RSW_N_TK];             /* line of each key given, else 0 */
 };
 
+/* kernel_interfaces.bgp_peers: at most this many addresses. */
+#define RSW_CFG_MAX_BGP_PEERS 64
+
 struct rsw_cfg_control {
 	char socket[RSW_PATH_LEN]; /* default /run/railsw/railsw.sock */
 	bool telemetry;            /* default true */
@@ -240,6 +246,12 @@ struct rsw_cfg_control {
 	char fpm_listen[64];       /* fpm.listen "host:port"; default 127.0.0.1:2620 */
 	uint32_t fpm_stale_s;      /* fpm.stale_s: 1..3600, default 10 */
 	int fpm_line;              /* line of 'fpm:' */
+	bool has_kif;              /* kernel_interfaces: given */
+	char kif_netns[64];        /* kernel_interfaces.netns (a name under /run/netns) */
+	int kif_tc;                /* kernel_interfaces.tc, or -1: the highest strict TC, else 7 */
+	uint16_t n_bgp_peers;      /* kernel_interfaces.bgp_peers: entries of bgp_peers[] */
+	struct rsw_ip bgp_peers[RSW_CFG_MAX_BGP_PEERS]; /* sources of the punt class bgp */
+	int kif_line;                                   /* line of 'kernel_interfaces:' */
 };
 
 struct rsw_config {
@@ -305,6 +317,9 @@ int rsw_config_port_index(const struct rsw_config *cfg, const char *name);
 /** "10.0.0.1" / "fd00::1" into buf (INET6_ADDRSTRLEN is enough). Returns buf. */
 const char *rsw_ip_str(const struct rsw_ip *ip, char *buf, size_t len);
 
+/** The TC kernel interfaces' frames leave in: kernel_interfaces.tc, else the highest strict TC, else 7. */
+uint8_t rsw_config_kif_tc(const struct rsw_config *cfg);
+
 /** "10.0.0.0/24" into buf (INET6_ADDRSTRLEN + 4 is enough). Returns buf. */
 const char *rsw_prefix_str(const struct rsw_prefix *p, char *buf, size_t len);
 
@@ -325,7 +340,8 @@ json_t *rsw_prefix_json(const struct rsw_prefix *p);
 
 /**
  * Whether two routes need the same next-hop group: the same next hops in the same order,
- * weights, lb mode and egress port. Such routes share one group in the forwarding tables.
+ * weights, lb mode and egress port (the route's, and each next hop's nh_port where
+ * nh_port_mask has it). Such routes share one group in the forwarding tables.
  */
 bool rsw_cfg_route_same_group(const struct rsw_cfg_route *a, const struct rsw_cfg_route *b);
 

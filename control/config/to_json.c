@@ -418,6 +418,25 @@ json_control(const struct rsw_config *cfg, bool *bad)
 						  "stale_s", (json_int_t)ctl->fpm_stale_s)
 				      : json_null(),
 			 bad);
+	if (ctl->has_kif) {
+		json_t *k = json_pack("{s:s, s:i}", "netns", ctl->kif_netns, "tc",
+				      ctl->kif_tc >= 0 ? ctl->kif_tc : rsw_config_kif_tc(cfg));
+		json_t *peers = json_array();
+		char buf[64];
+		uint16_t i;
+
+		for (i = 0; i < ctl->n_bgp_peers && peers != NULL; i++) {
+			rsw_ip_str(&ctl->bgp_peers[i], buf, sizeof(buf));
+			json_array_append_new(peers, json_string(buf));
+		}
+		if (k != NULL)
+			json_object_set_new(k, "bgp_peers", peers);
+		else
+			json_decref(peers);
+		rsw_cfg_json_set(o, "kernel_interfaces", k, bad);
+	} else {
+		rsw_cfg_json_set(o, "kernel_interfaces", json_null(), bad);
+	}
 	return o;
 }
 

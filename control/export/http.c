@@ -61,8 +61,8 @@ listen_on(const char *listen_addr, char *err, size_t errlen)
 static char *
 scrape(size_t *len)
 {
-	static const char *const cmds[] = {"show ports",  "show queues", "show pfc",
-					   "show buffer", "show drops",  "show lb"};
+	static const char *const cmds[] = {"show ports", "show queues", "show pfc",  "show buffer",
+					   "show drops", "show lb",     "show punt", "show llr"};
 	json_t *r[RTE_DIM(cmds)];
 	struct rsw_metrics_src src;
 	char *text;
@@ -80,7 +80,9 @@ scrape(size_t *len)
 				       .pfc = r[2],
 				       .buffer = r[3],
 				       .drops = r[4],
-				       .lb = r[5]};
+				       .lb = r[5],
+				       .punt = r[6],
+				       .llr = r[7]};
 	text = rsw_metrics_format(&src, len);
 	for (i = 0; i < RTE_DIM(cmds); i++)
 		json_decref(r[i]);

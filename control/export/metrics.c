@@ -313,7 +313,10 @@ rsw_metrics_format(const struct rsw_metrics_src *src, size_t *len)
 	emit_reply(&b, &rsw_table_buffer, src->buffer);
 	emit_reply(&b, &rsw_table_pgs, src->buffer);
 	emit_reply(&b, &rsw_table_drops, src->drops);
+	emit_reply(&b, &rsw_table_drop_totals, src->drops);
 	emit_reply(&b, &rsw_table_lb_members, src->lb);
+	emit_reply(&b, &rsw_table_punt, src->punt);
+	emit_reply(&b, &rsw_table_llr, src->llr);
 	if (b.oom) {
 		free(b.p);
 		errno = ENOMEM;

@@ -28,6 +28,8 @@ struct rsw_metrics_src {
 	const json_t *buffer; /* show buffer: {"buffer":{...},"pgs":[...]} */
 	const json_t *drops;  /* show drops:  {"drops":[...]} */
 	const json_t *lb;     /* show lb:     {"groups":[...]} */
+	const json_t *punt;   /* show punt:   {"punt":[...]} */
+	const json_t *llr;    /* show llr:    {"llr":[...]} */
 };
 
 /**

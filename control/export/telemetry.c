@@ -2,7 +2,8 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * DPDK telemetry commands /railsw/ports|queues|pfc|lb|drops|buffer (DESIGN.md §8).
+ * DPDK telemetry commands /railsw/ports|queues|pfc|lb|drops|totals|buffer|punt|llr
+ * (DESIGN.md §8).
  * The callbacks run on DPDK's telemetry thread, which must never touch the control
  * thread's state, so the control thread runs the `show` commands of CLI.md through
  * the command registry every RSW_TEL_PERIOD_MS and publishes the JSON documents as
@@ -49,6 +50,8 @@ enum rsw_tel_table {
 	RSW_TEL_LB,
 	RSW_TEL_DROPS,
 	RSW_TEL_BUFFER,
+	RSW_TEL_PUNT,
+	RSW_TEL_LLR,
 	RSW_TEL_N,
 };
 
@@ -57,6 +60,7 @@ static const struct rsw_table_def *const tel_table[RSW_TEL_N] = {
 	[RSW_TEL_PORTS] = &rsw_table_ports, [RSW_TEL_QUEUES] = &rsw_table_queues,
 	[RSW_TEL_PFC] = &rsw_table_pfc,     [RSW_TEL_LB] = &rsw_table_lb_groups,
 	[RSW_TEL_DROPS] = &rsw_table_drops, [RSW_TEL_BUFFER] = &rsw_table_buffer,
+	[RSW_TEL_PUNT] = &rsw_table_punt,   [RSW_TEL_LLR] = &rsw_table_llr,
 };
 
 /*
@@ -208,11 +212,15 @@ port_names(char *buf, size_t len)
 	return buf;
 }
 
-/* /railsw/ports[,PORT]: {"p0": {name, id, mac, ..., rx_packets, ...}, ...}. */
+/*
+ * /railsw/ports[,PORT]: {"p0": {name, id, mac, ..., rx_packets, ...}, ...}; /railsw/llr[,PORT]
+ * the same with the rows of `show llr` (t, named by name_key).
+ */
 static int
-tel_ports_locked(const char *params, struct rte_tel_data *d)
+tel_port_table_locked(enum rsw_tel_table t, const char *name_key, const char *params,
+		      struct rte_tel_data *d)
 {
-	const json_t *ports = snap_list(RSW_TEL_PORTS), *row;
+	const json_t *ports = snap_list(t), *row;
 	char names[RTE_TEL_MAX_STRING_LEN];
 	size_t i, n = 0;
 
@@ -227,12 +235,13 @@ tel_ports_locked(const char *params, struct rte_tel_data *d)
 		n = s ? strlen(s) : 0;
 		free(s);
 		if (n > RSW_TEL_MAX_REPLY)
-			return tel_error(d, "too many ports for one reply: ask /railsw/ports,PORT");
+			return tel_error(d, "too many ports for one reply: ask %s,PORT",
+					 t == RSW_TEL_LLR ? "/railsw/llr" : "/railsw/ports");
 	}
 	rte_tel_data_start_dict(d);
 	json_array_foreach(ports, i, row)
 	{
-		const char *name = json_string_value(json_object_get(row, "name"));
+		const char *name = json_string_value(json_object_get(row, name_key));
 		struct rte_tel_data *c;
 
 		if (name == NULL || (params_given(params) && strcmp(name, params) != 0))
@@ -387,6 +396,46 @@ tel_drops_locked(struct rte_tel_data *d)
 	return 0;
 }
 
+/* /railsw/totals: {received, forwarded, consumed, originated, queued, dropped} (show drops). */
+static int
+tel_totals_locked(struct rte_tel_data *d)
+{
+	const json_t *o = rsw_tel.snap[RSW_TEL_DROPS] ? json_object_get(rsw_tel.snap[RSW_TEL_DROPS],
+									rsw_table_drop_totals.key)
+						      : NULL;
+
+	if (!json_is_object(o))
+		return tel_error(d, "no data yet");
+	rte_tel_data_start_dict(d);
+	tel_dict_fill(d, o);
+	return 0;
+}
+
+/* /railsw/punt: {"arp": {class, packets, bytes, policed}, ...}. */
+static int
+tel_punt_locked(struct rte_tel_data *d)
+{
+	const json_t *rows = snap_list(RSW_TEL_PUNT), *row;
+	size_t i;
+
+	if (rows == NULL)
+		return tel_error(d, "no data yet");
+	rte_tel_data_start_dict(d);
+	json_array_foreach(rows, i, row)
+	{
+		const char *cls = json_string_value(json_object_get(row, "class"));
+		struct rte_tel_data *c;
+
+		if (cls == NULL || (c = rte_tel_data_alloc()) == NULL)
+			continue;
+		rte_tel_data_start_dict(c);
+		tel_dict_fill(c, row);
+		if (rte_tel_data_add_dict_container(d, cls, c, 0) != 0)
+			rte_tel_data_free(c);
+	}
+	return 0;
+}
+
 /* /railsw/buffer: {total, used, headroom_reserved, watermark}. */
 static int
 tel_buffer_locked(struct rte_tel_data *d)
@@ -411,7 +460,9 @@ tel_cb(const char *cmd, const char *params, struct rte_tel_data *d)
 
 	pthread_mutex_lock(&rsw_tel.lock);
 	if (strcmp(cmd, "/railsw/ports") == 0)
-		ret = tel_ports_locked(params, d);
+		ret = tel_port_table_locked(RSW_TEL_PORTS, "name", params, d);
+	else if (strcmp(cmd, "/railsw/llr") == 0)
+		ret = tel_port_table_locked(RSW_TEL_LLR, "port", params, d);
 	else if (strcmp(cmd, "/railsw/queues") == 0)
 		ret = tel_port_rows_locked(RSW_TEL_QUEUES, "tc", cmd, params, d);
 	else if (strcmp(cmd, "/railsw/pfc") == 0)
@@ -420,8 +471,12 @@ tel_cb(const char *cmd, const char *params, struct rte_tel_data *d)
 		ret = tel_lb_locked(params, d);
 	else if (strcmp(cmd, "/railsw/drops") == 0)
 		ret = tel_drops_locked(d);
+	else if (strcmp(cmd, "/railsw/totals") == 0)
+		ret = tel_totals_locked(d);
 	else if (strcmp(cmd, "/railsw/buffer") == 0)
 		ret = tel_buffer_locked(d);
+	else if (strcmp(cmd, "/railsw/punt") == 0)
+		ret = tel_punt_locked(d);
 	else
 		ret = -EINVAL;
 	pthread_mutex_unlock(&rsw_tel.lock);
@@ -467,7 +522,13 @@ rsw_telemetry_init(const struct rsw_config *cfg)
 		 "Next-hop groups (show lb); with a group id, its members. Parameters: [group id]"},
 		{"/railsw/drops",
 		 "Every drop reason, switch-wide (show drops). Takes no parameters"},
+		{"/railsw/totals",
+		 "Frames received, forwarded, consumed, originated, queued and dropped (show drops "
+		 "totals). Takes no parameters"},
 		{"/railsw/buffer", "Shared buffer occupancy (show buffer). Takes no parameters"},
+		{"/railsw/punt", "Punted frames by class (show punt). Takes no parameters"},
+		{"/railsw/llr",
+		 "Link-Level Retry state and counters (show llr). Parameters: [port name]"},
 	};
 	unsigned int i;
 	int ret;

@@ -32,6 +32,7 @@
 #include "rsw_cli.h"
 #include "rsw_ctl.h"
 #include "rsw_fpm.h"
+#include "rsw_kif.h"
 #include "rsw_listen.h"
 #include "rsw_module.h"
 #include "rsw_reload.h"
@@ -113,7 +114,7 @@ set_error(const char *fmt, const char *why)
 int
 rsw_fpm_open(const struct rsw_config *cfg)
 {
-	int gai_rc, fd;
+	int gai_rc = 0, fd, saved;
 
 	if (!cfg->control.has_fpm)
 		return 0;
@@ -123,7 +124,12 @@ rsw_fpm_open(const struct rsw_config *cfg)
 		fm.rib = fpm_rib_new(RSW_FPM_MAX_ROUTES);
 	if (fm.rib == NULL)
 		return -ENOMEM;
-	fd = rsw_tcp_listen(fm.listen, AI_NUMERICHOST, 4, &gai_rc);
+	/* Where zebra runs: inside the kernel interfaces' namespace when there is one. */
+	fd = rsw_kif_netns_enter(&saved);
+	if (fd == 0) {
+		fd = rsw_tcp_listen(fm.listen, AI_NUMERICHOST, 4, &gai_rc);
+		rsw_kif_netns_leave(saved);
+	}
 	if (fd == -EINVAL) {
 		FPM_LOG(ERR, "listen %s: expected host:port or [v6]:port\n", fm.listen);
 		return -EINVAL;

@@ -206,12 +206,16 @@ nhobj_find(struct fpm_rib *rib, uint32_t id, struct nhobj_entry ***pp)
 	return *link;
 }
 
-/* Add next hop (gw, weight) to r, unless it has no gateway or r is full. */
+/*
+ * Add next hop (gw, weight) over interface oif (0: none) to r, unless it has no gateway or r
+ * is full. The tables map oif to a port through the kernel interfaces (BGP unnumbered).
+ */
 static void
-add_nh(struct rsw_cfg_route *r, const struct rsw_ip *gw, uint32_t weight)
+add_nh(struct rsw_cfg_route *r, const struct rsw_ip *gw, uint32_t weight, uint32_t oif)
 {
 	if (gw->family == 0 || r->n_nexthops == RSW_MAX_NEXTHOPS)
 		return;
+	r->oif[r->n_nexthops] = oif;
 	r->nexthops[r->n_nexthops] = *gw;
 	r->weights[r->n_nexthops++] = weight > 0 && weight <= 1000 ? weight : 1;
 }
@@ -227,13 +231,13 @@ resolve_obj(struct fpm_rib *rib, uint32_t id, struct rsw_cfg_route *r)
 	if (o == NULL || o->o.blackhole)
 		return;
 	if (o->o.n_group == 0) {
-		add_nh(r, &o->o.gw, 1);
+		add_nh(r, &o->o.gw, 1, o->o.oif);
 		return;
 	}
 	for (i = 0; i < o->o.n_group; i++) {
 		m = nhobj_find(rib, o->o.group[i].id, NULL);
 		if (m != NULL && !m->o.blackhole && m->o.n_group == 0)
-			add_nh(r, &m->o.gw, o->o.group[i].weight);
+			add_nh(r, &m->o.gw, o->o.group[i].weight, m->o.oif);
 	}
 }
 
@@ -315,7 +319,7 @@ route_add(struct fpm_rib *rib, const struct rsw_fpm_route *fr, uint64_t session,
 		resolve_obj(rib, fr->nh_id, &e->route.r);
 	} else {
 		for (k = 0; k < fr->n_nh; k++)
-			add_nh(&e->route.r, &fr->nh[k].gw, fr->nh[k].weight);
+			add_nh(&e->route.r, &fr->nh[k].gw, fr->nh[k].weight, fr->nh[k].oif);
 	}
 	return FPM_APPLY_ADDED;
 }

@@ -28,6 +28,7 @@
 #include "rsw_ctl.h"
 #include "rsw_icmp.h"
 #include "rsw_icmp_pkt.h"
+#include "rsw_kif.h"
 #include "rsw_module.h"
 #include "rsw_neigh.h"
 
@@ -66,6 +67,13 @@ static uint64_t (*neigh_clock)(void) = rsw_now_ms;
 /* Counted by icmp.c, nd.c and the solicitation here; kept at the bottom of the area. */
 uint64_t rsw_icmp_ctrs[RSW_N_ICMP_CTRS];
 
+/* Whether ip is an IPv6 link-local address (fe80::/10). */
+static bool
+ll6(const struct rsw_ip *ip)
+{
+	return ip->family == RSW_AF_INET6 && ip->addr[0] == 0xfe && (ip->addr[1] & 0xc0) == 0x80;
+}
+
 uint64_t
 rsw_now_ms(void)
 {
@@ -95,22 +103,59 @@ rsw_ctl_tc(void)
 	return q->n_strict ? q->strict[0] : RSW_N_TC - 1;
 }
 
+/*
+ * Queue m on (p, tc) for the port's owner. orig: railsw made it (counted originated; lost
+ * uncounted when the ring is full: it is no received frame); else a received frame going on
+ * (lost as tx_dropped).
+ */
+static void
+ctl_enqueue(uint16_t p, uint8_t tc, struct rte_mbuf *m, bool orig)
+{
+	struct rsw_lcore_stats *st = ctl_stats();
+	uint32_t len = rte_pktmbuf_pkt_len(m);
+
+	rsw_meta(m)->flags = RSW_MF_NOACCT | (orig ? RSW_MF_ORIG : 0);
+	/* Counted before it is visible: the owner's idle check never misses it. */
+	__atomic_fetch_add(&rsw_qos.port[p].ctl_frames, 1, __ATOMIC_RELAXED);
+	if (orig)
+		__atomic_fetch_add(&rsw_qos.port[p].orig_frames, 1, __ATOMIC_RELAXED);
+	if (rte_ring_mp_enqueue(rsw_qos.port[p].ring[tc], m) != 0) {
+		__atomic_fetch_sub(&rsw_qos.port[p].ctl_frames, 1, __ATOMIC_RELAXED);
+		if (orig) {
+			__atomic_fetch_sub(&rsw_qos.port[p].orig_frames, 1, __ATOMIC_RELAXED);
+			rte_pktmbuf_free(m);
+		} else {
+			rsw_drop(st, p, &m, 1, RSW_PC_tx_dropped);
+		}
+		return;
+	}
+	if (orig)
+		st->tot[RSW_TOT_originated]++;
+	/* The owner counts it dequeued: count it enqueued, so the two agree in `show queues`. */
+	st->qos.q[p][tc][RSW_QC_enqueued_packets]++;
+	st->qos.q[p][tc][RSW_QC_enqueued_bytes] += len;
+}
+
 void
 rsw_ctl_send(uint16_t p, uint8_t tc, struct rte_mbuf *m)
 {
-	uint32_t len = rte_pktmbuf_pkt_len(m);
+	ctl_enqueue(p, tc, m, true);
+}
 
-	rsw_meta(m)->flags = RSW_MF_NOACCT;
-	/* Counted before it is visible: the owner's idle check never misses it. */
-	__atomic_fetch_add(&rsw_qos.port[p].ctl_frames, 1, __ATOMIC_RELAXED);
-	if (rte_ring_mp_enqueue(rsw_qos.port[p].ring[tc], m) != 0) {
-		__atomic_fetch_sub(&rsw_qos.port[p].ctl_frames, 1, __ATOMIC_RELAXED);
-		rsw_drop(ctl_stats(), p, &m, 1, RSW_PC_tx_dropped);
-		return;
-	}
-	/* The owner counts it dequeued: count it enqueued, so the two agree in `show queues`. */
-	ctl_stats()->qos.q[p][tc][RSW_QC_enqueued_packets]++;
-	ctl_stats()->qos.q[p][tc][RSW_QC_enqueued_bytes] += len;
+void
+rsw_ctl_forward(uint16_t p, uint8_t tc, struct rte_mbuf *m)
+{
+	ctl_enqueue(p, tc, m, false);
+}
+
+unsigned int
+rsw_ctl_neigh_held(void)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; neighs != NULL && i < RSW_NEIGH_SLOTS; i++)
+		n += neighs[i].n_held;
+	return n;
 }
 
 struct rte_mbuf *
@@ -262,7 +307,7 @@ flush_held(struct ctl_neigh *n)
 		struct rsw_mbuf_meta *meta = rsw_meta(m);
 
 		rsw_rewrite(m, meta->l3_off, meta->kind, n->mac, &rsw_dp.ports[meta->out_port].mac);
-		rsw_ctl_send(meta->out_port, meta->tc, m);
+		rsw_ctl_forward(meta->out_port, meta->tc, m);
 	}
 	n->n_held = 0;
 }
@@ -290,9 +335,15 @@ rsw_ctl_neigh_want(const struct rsw_ip *ip, uint16_t port)
 	if (idx < 0)
 		return idx;
 	if (neighs[idx].state == NS_NONE) {
+		uint8_t mac[RTE_ETHER_ADDR_LEN];
+
 		neighs[idx].ip = *ip;
 		neighs[idx].port = port;
-		start_probing(&neighs[idx], neigh_clock());
+		/* A link-local next hop (BGP unnumbered) the kernel interface already heard. */
+		if (ll6(ip) && rsw_kif_ll_neighbor(port, ip->addr, NULL, mac) == 0)
+			resolved((uint32_t)idx, mac, neigh_clock());
+		else
+			start_probing(&neighs[idx], neigh_clock());
 	}
 	return idx;
 }
@@ -399,10 +450,18 @@ rsw_ctl_neigh_learn(const struct rsw_ip *ip, uint16_t p, const uint8_t *mac, boo
 	const struct rsw_ip *own = ip->family == RSW_AF_INET ? &cp->ipv4.ip : &cp->ipv6.ip;
 	int idx;
 
-	/* Only hosts on the port's connected subnet, never the switch's own address. */
+	/*
+	 * Only hosts on the port's connected subnet, never the switch's own address; and the
+	 * link-local next hops of that port the tables want (BGP unnumbered).
+	 */
+	idx = neigh_lookup(ip);
+	if (ll6(ip) && idx >= 0 && neighs[idx].port == p && neighs[idx].state != NS_NONE &&
+	    !(mac[0] & 1)) {
+		resolved((uint32_t)idx, mac, neigh_clock());
+		return idx;
+	}
 	if (!port_subnet_has(p, ip) || memcmp(ip, own, sizeof(*ip)) == 0 || (mac[0] & 1))
 		return -ENOENT;
-	idx = neigh_lookup(ip);
 	if (idx < 0 && create)
 		idx = rsw_neigh_get(ip, p);
 	if (idx < 0)
@@ -447,7 +506,7 @@ rsw_ctl_neigh_unresolved(struct rte_mbuf *m)
 	if (n->state == NS_REACHABLE || n->state == NS_STALE || n->state == NS_STATIC) {
 		/* Resolved since the worker looked. */
 		rsw_rewrite(m, meta->l3_off, meta->kind, n->mac, &rsw_dp.ports[meta->out_port].mac);
-		rsw_ctl_send(meta->out_port, meta->tc, m);
+		rsw_ctl_forward(meta->out_port, meta->tc, m);
 		return;
 	}
 	if (n->state == NS_FAILED && now - n->updated_ms < NEIGH_FAILED_HOLD_MS)

@@ -10,8 +10,11 @@
  */
 
 #include <netinet/in.h>
+#include <string.h>
 
+#include <rte_icmp.h>
 #include <rte_ip.h>
+#include <rte_lcore.h>
 #include <rte_mbuf.h>
 #include <rte_ring.h>
 
@@ -19,6 +22,7 @@
 #include "rsw_ctl.h"
 #include "rsw_icmp.h"
 #include "rsw_icmp_pkt.h"
+#include "rsw_kif.h"
 #include "rsw_module.h"
 #include "rsw_nd.h"
 #include "rsw_neigh.h"
@@ -42,6 +46,77 @@ local_nd(struct rte_mbuf *m)
 	       (icmp[0] == RSW_ND_NS || icmp[0] == RSW_ND_NA);
 }
 
+/*
+ * Count a frame taken off the punt ring: punt_taken unless an error's original (already
+ * counted dropped), consumed for the ARP, ND and local ones (answered, learned from or
+ * ignored: the switch took them). A frame waiting for a neighbour is held, forwarded or
+ * dropped by neigh.c, and counted there.
+ */
+static void
+punt_count(uint8_t reason)
+{
+	struct rsw_lcore_stats *st = rsw_stats[rte_lcore_id()];
+
+	switch (reason) {
+	case RSW_PUNT_TTL:
+	case RSW_PUNT_NO_ROUTE:
+	case RSW_PUNT_MTU:
+		return;
+	case RSW_PUNT_NEIGH:
+		break;
+	default:
+		st->tot[RSW_TOT_consumed]++;
+		break;
+	}
+	st->tot[RSW_TOT_punt_taken]++;
+}
+
+/* Whether m, an IP packet for the switch, is an echo request to the ingress port's address. */
+static bool
+own_echo(struct rte_mbuf *m)
+{
+	struct rsw_mbuf_meta *meta = rsw_meta(m);
+	const struct rsw_cfg_port *cp = &rsw_ctl.cfg->ports[meta->in_port];
+
+	if (meta->kind == RSW_PK_IPV4) {
+		const struct rte_ipv4_hdr *ip =
+			rte_pktmbuf_mtod_offset(m, const struct rte_ipv4_hdr *, meta->l3_off);
+		const uint8_t *icmp = (const uint8_t *)ip + (ip->version_ihl & 0xf) * 4u;
+
+		return ip->next_proto_id == IPPROTO_ICMP && cp->has_ipv4 &&
+		       memcmp(&ip->dst_addr, cp->ipv4.ip.addr, 4) == 0 &&
+		       rte_pktmbuf_data_len(m) >
+			       (uint32_t)(icmp - rte_pktmbuf_mtod(m, uint8_t *)) &&
+		       icmp[0] == RTE_IP_ICMP_ECHO_REQUEST;
+	}
+	if (meta->kind == RSW_PK_IPV6) {
+		const struct rte_ipv6_hdr *ip =
+			rte_pktmbuf_mtod_offset(m, const struct rte_ipv6_hdr *, meta->l3_off);
+		const uint8_t *icmp = (const uint8_t *)(ip + 1);
+
+		return ip->proto == IPPROTO_ICMPV6 && cp->has_ipv6 &&
+		       memcmp(ip->dst_addr, cp->ipv6.ip.addr, 16) == 0 &&
+		       rte_be_to_cpu_16(ip->payload_len) >= RSW_ICMP_HDR_LEN &&
+		       icmp[0] == RSW_ICMP6_ECHO_REQUEST;
+	}
+	return false;
+}
+
+/* A packet for the switch (RSW_PUNT_LOCAL). */
+static void
+local_input(struct rte_mbuf *m)
+{
+	if (local_nd(m)) {
+		rsw_kif_deliver(rsw_meta(m)->in_port, m);
+		rsw_ctl_nd_input(m);
+	} else if (rsw_kif_enabled() && !own_echo(m)) {
+		rsw_kif_deliver(rsw_meta(m)->in_port, m);
+		rte_pktmbuf_free(m);
+	} else {
+		rsw_ctl_icmp_local(m);
+	}
+}
+
 unsigned int
 rsw_ctl_punt_poll(void)
 {
@@ -52,21 +127,27 @@ rsw_ctl_punt_poll(void)
 		for (i = 0; i < n; i++) {
 			struct rsw_mbuf_meta *meta = rsw_meta(pkts[i]);
 
+			/* Totals (rsw_stats.h): a punted frame is off the ring; the frames for the
+			 * switch are consumed here, whatever their handler does with them. */
+			punt_count(meta->reason);
 			switch (meta->reason) {
 			case RSW_PUNT_ARP:
+				rsw_kif_deliver(meta->in_port, pkts[i]);
 				rsw_ctl_arp_input(pkts[i]);
 				break;
 			case RSW_PUNT_NEIGH:
 				rsw_ctl_neigh_unresolved(pkts[i]);
 				break;
 			case RSW_PUNT_ND:
+				rsw_kif_deliver(meta->in_port, pkts[i]);
 				rsw_ctl_nd_input(pkts[i]);
 				break;
 			case RSW_PUNT_LOCAL:
-				if (local_nd(pkts[i]))
-					rsw_ctl_nd_input(pkts[i]);
-				else
-					rsw_ctl_icmp_local(pkts[i]);
+				local_input(pkts[i]);
+				break;
+			case RSW_PUNT_LLDP:
+				rsw_kif_deliver(meta->in_port, pkts[i]);
+				rte_pktmbuf_free(pkts[i]);
 				break;
 			case RSW_PUNT_TTL:
 			case RSW_PUNT_NO_ROUTE:

@@ -39,10 +39,21 @@ void rsw_ctl_neigh_timer(uint64_t now_ms);
 json_t *rsw_ctl_neigh_json(void);
 
 /**
- * Send a frame from the control thread on port p: queued on TC tc of the port (outside the
- * buffer accounting), so the owner alone transmits. Counted tx_dropped if the queue is full.
+ * Send a frame the switch made (a reply, a request, an ICMP error) from the control thread on
+ * port p: queued on TC tc of the port (outside the buffer accounting, marked RSW_MF_ORIG), so
+ * the owner alone transmits. Counted `originated` (`show drops` totals); freed, uncounted, if
+ * the queue is full.
  */
 void rsw_ctl_send(uint16_t p, uint8_t tc, struct rte_mbuf *m);
+
+/**
+ * rsw_ctl_send for a received frame going on (one held for its neighbour): counted `forwarded`
+ * when it leaves, tx_dropped if the queue is full.
+ */
+void rsw_ctl_forward(uint16_t p, uint8_t tc, struct rte_mbuf *m);
+
+/** Received frames held for a neighbour's MAC now (`queued` of the `show drops` totals). */
+unsigned int rsw_ctl_neigh_held(void);
 
 /** The TC of frames the switch itself sends (ARP, ICMP): the first strict TC, else 7. */
 uint8_t rsw_ctl_tc(void);

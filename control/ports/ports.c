@@ -28,6 +28,7 @@
 #include <rte_ethdev.h>
 #include <rte_log.h>
 
+#include "llr_shim.h"
 #include "rsw_ctl.h"
 #include "rsw_ports.h"
 
@@ -169,9 +170,8 @@ rsw_port_kind_of(const char *devargs)
 	return NULL;
 }
 
-/* The value of key in a devargs string ("iface" of "net_af_xdp0,iface=x"), or false. */
-static bool
-devargs_value(const char *devargs, const char *key, char *val, size_t len)
+bool
+rsw_devargs_value(const char *devargs, const char *key, char *val, size_t len)
 {
 	size_t klen = strlen(key), n;
 	const char *s = strchr(devargs, ',');
@@ -222,7 +222,7 @@ precheck_af_xdp(const struct rsw_cfg_port *cp, char *err, size_t errlen)
 	char ifname[IF_NAMESIZE + 8], val[32];
 	unsigned int channels, start = 0, count = 1;
 
-	if (!devargs_value(cp->devargs, "iface", ifname, sizeof(ifname))) {
+	if (!rsw_devargs_value(cp->devargs, "iface", ifname, sizeof(ifname))) {
 		snprintf(err, errlen, "port %s: net_af_xdp needs iface=<interface> in '%s'",
 			 cp->name, cp->devargs);
 		return -EINVAL;
@@ -232,9 +232,9 @@ precheck_af_xdp(const struct rsw_cfg_port *cp, char *err, size_t errlen)
 			 ifname);
 		return -ENODEV;
 	}
-	if (devargs_value(cp->devargs, "start_queue", val, sizeof(val)))
+	if (rsw_devargs_value(cp->devargs, "start_queue", val, sizeof(val)))
 		start = (unsigned int)strtoul(val, NULL, 10);
-	if (devargs_value(cp->devargs, "queue_count", val, sizeof(val)))
+	if (rsw_devargs_value(cp->devargs, "queue_count", val, sizeof(val)))
 		count = (unsigned int)strtoul(val, NULL, 10);
 	if (count == 0) {
 		snprintf(err, errlen, "port %s: net_af_xdp queue_count must be at least 1",
@@ -264,7 +264,7 @@ precheck_socket_dir(const struct rsw_cfg_port *cp, const char *key, char *err, s
 	char path[RSW_DEVARGS_LEN], *dir;
 	struct stat st;
 
-	if (!devargs_value(cp->devargs, key, path, sizeof(path)))
+	if (!rsw_devargs_value(cp->devargs, key, path, sizeof(path)))
 		return 0;
 	dir = dirname(path);
 	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
@@ -376,8 +376,9 @@ port_queues(const struct rsw_cfg_port *cp, const struct rsw_port_kind *k,
 			return -EINVAL;
 		}
 	}
-	if (n == 0)
-		n = 1;
+	if (n == 0 || cp->llr)
+		n = 1; /* LLR: one ordered stream, polled by the port's owner (docs/link.md) */
+	*rss = *rss && n > 1;
 	*nrxq = (uint16_t)n;
 	*ntxq = k != NULL && k->paired_tx ? (uint16_t)n : 1;
 	return 0;
@@ -426,7 +427,7 @@ port_setup(uint16_t p, const struct rsw_cfg_port *cp, struct rte_mempool *pool,
 	ret = rte_eth_dev_configure(eth, nrxq, ntxq, &conf);
 	if (ret != 0)
 		goto fail;
-	ret = rte_eth_dev_set_mtu(eth, cp->mtu);
+	ret = rte_eth_dev_set_mtu(eth, cp->mtu + (cp->llr ? RSW_LLR_SHIM_LEN : 0));
 	if (ret != 0 && ret != -ENOTSUP) {
 		snprintf(err, errlen, "port %s: cannot set MTU %u (the %s PMD allows %u..%u): %s",
 			 cp->name, cp->mtu, port_driver[p], info.min_mtu, info.max_mtu,
@@ -516,6 +517,7 @@ rsw_ports_setup(const struct rsw_config *cfg, struct rte_mempool *pool, unsigned
 			return ret;
 		ports_up = p + 1;
 	}
+	rsw_ports_admin_init(cfg);
 	return 0;
 }
 
@@ -569,7 +571,7 @@ port_iface_here(uint16_t p, char *ifname)
 	if (rte_eth_dev_info_get(rsw_dp.ports[p].eth_port, &info) != 0)
 		memset(&info, 0, sizeof(info));
 	if (ports_cfg == NULL ||
-	    !devargs_value(ports_cfg->ports[p].devargs, "iface", ifname, IF_NAMESIZE)) {
+	    !rsw_devargs_value(ports_cfg->ports[p].devargs, "iface", ifname, IF_NAMESIZE)) {
 		if (info.if_index == 0 || if_indextoname(info.if_index, ifname) == NULL)
 			return false;
 	}

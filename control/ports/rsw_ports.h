@@ -115,4 +115,39 @@ void rsw_devargs_name(const char *devargs, char *name, size_t len);
 /** Whether devargs is a PCI address (DDDD:BB:DD.F or BB:DD.F). */
 bool rsw_devargs_is_pci(const char *devargs);
 
+/**
+ * The value of key in a devargs string ("x" for "iface" of "net_af_xdp0,iface=x").
+ * @return true with val filled (truncated to len - 1), false when the key is absent.
+ */
+bool rsw_devargs_value(const char *devargs, const char *key, char *val, size_t len);
+
+/** What the last `port NAME down` did for the port's peer (`peer_down` of `show ports`). */
+enum rsw_peer_state {
+	RSW_PEER_UP,       /* the port is administratively up: nothing to tell */
+	RSW_PEER_TOLD,     /* the link is down for the peer too (memif, TAP carrier, PHY) */
+	RSW_PEER_NOT_TOLD, /* the port kind cannot take the link down for its peer */
+};
+
+/**
+ * Learn what each port's kind can do for its peer (admin.c): a memif's role and socket, a
+ * TAP's descriptor. Called at the end of rsw_ports_setup.
+ */
+void rsw_ports_admin_init(const struct rsw_config *cfg);
+
+/**
+ * `port NAME down|up`: set port p administratively down or up (rsw_port_set_admin) and,
+ * where its kind allows, take its link down for the peer or bring it back (a memif is
+ * stopped and started, a TAP's carrier switched, a NIC's PHY set down or up); while up, a
+ * memif client whose link went down reconnects by itself. Next-hop groups are not updated
+ * here (rsw_ctl_lb_poll).
+ * @return 0, or -EINVAL for a port that does not exist.
+ */
+int rsw_port_admin(uint16_t p, bool down);
+
+/** What the last `port down` of port p did for its peer (RSW_PEER_UP while admin up). */
+enum rsw_peer_state rsw_port_peer_state(uint16_t p);
+
+/** Put back what admin.c moved (a memif server's socket file). Module fini. */
+void rsw_ports_admin_fini(void);
+
 #endif /* RSW_PORTS_H */

@@ -48,6 +48,10 @@ group_live(const struct rsw_tables *t, const struct rsw_group *g, const bool *up
 	return live;
 }
 
+/* Ports' state as the masks last saw it, and when the masks were last recomputed. */
+static bool seen_up[RSW_MAX_PORTS];
+static uint64_t masks_ms;
+
 void
 rsw_ctl_lb_poll(void)
 {
@@ -64,7 +68,7 @@ rsw_ctl_lb_masks(const struct rsw_tables *t)
 	if (t == NULL)
 		return;
 	for (p = 0; p < rsw_dp.n_ports; p++)
-		up[p] = port_up(p);
+		seen_up[p] = up[p] = port_up(p);
 	for (g = 0; g < t->n_groups; g++)
 		__atomic_store_n(&rsw_lb_down[g], (uint16_t)~group_live(t, &t->groups[g], up),
 				 __ATOMIC_RELAXED);
@@ -77,18 +81,35 @@ rsw_ctl_lb_member_up(uint32_t g, uint32_t j)
 	       !(__atomic_load_n(&rsw_lb_down[g], __ATOMIC_RELAXED) & (1u << j));
 }
 
+/*
+ * Every LIVENESS_LINK_MS the ports' state is read, and the masks are recomputed when a port
+ * came up or went down; every LIVENESS_FULL_MS they are recomputed anyway (a neighbour whose
+ * resolution failed or came back). A link that comes up carries traffic within
+ * LIVENESS_LINK_MS: with one poll per 100 ms its first frames found the group still empty.
+ */
+#define LIVENESS_LINK_MS 5
+#define LIVENESS_FULL_MS 100
+
 static unsigned int
-liveness_poll(uint64_t now_ms __rte_unused)
+liveness_poll(uint64_t now_ms)
 {
+	bool changed = now_ms - masks_ms >= LIVENESS_FULL_MS;
+	uint16_t p;
+
+	for (p = 0; p < rsw_dp.n_ports && !changed; p++)
+		changed = port_up(p) != seen_up[p];
+	if (!changed)
+		return 0;
+	masks_ms = now_ms;
 	rsw_ctl_lb_poll();
-	return 0;
+	return 1;
 }
 
 static struct rsw_module liveness_module = {
 	.name = "liveness",
 	.order = RSW_MODULE_ORDER_LIVENESS,
 	.poll = liveness_poll,
-	.period_ms = 100,
+	.period_ms = LIVENESS_LINK_MS,
 };
 
 RSW_MODULE_REGISTER(liveness_module);

@@ -17,6 +17,7 @@
 
 #include "rsw_cmd.h"
 #include "rsw_ctl.h"
+#include "rsw_link_ctl.h"
 #include "rsw_liveness.h"
 #include "rsw_module.h"
 #include "rsw_neigh.h"
@@ -58,6 +59,8 @@ restart_key(const struct rsw_config *o, const struct rsw_config *n, char *buf, s
 		else if (a->has_ipv6 != b->has_ipv6 ||
 			 (a->has_ipv6 && memcmp(&a->ipv6, &b->ipv6, sizeof(a->ipv6)) != 0))
 			k = "ipv6";
+		else if (a->llr != b->llr || (a->llr && a->llr_fallback != b->llr_fallback))
+			k = "llr";
 		if (k != NULL) {
 			snprintf(buf, len, "ports.%s.%s", a->name, k);
 			return buf;
@@ -78,6 +81,13 @@ restart_key(const struct rsw_config *o, const struct rsw_config *n, char *buf, s
 	    strcmp(o->control.fpm_listen, n->control.fpm_listen) != 0 ||
 	    o->control.fpm_stale_s != n->control.fpm_stale_s)
 		return "control.fpm";
+	if (o->control.has_kif != n->control.has_kif ||
+	    strcmp(o->control.kif_netns, n->control.kif_netns) != 0 ||
+	    o->control.kif_tc != n->control.kif_tc ||
+	    o->control.n_bgp_peers != n->control.n_bgp_peers ||
+	    memcmp(o->control.bgp_peers, n->control.bgp_peers,
+		   o->control.n_bgp_peers * sizeof(o->control.bgp_peers[0])) != 0)
+		return "control.kernel_interfaces";
 	return NULL;
 }
 
@@ -111,6 +121,7 @@ rsw_ctl_reload(const char *path)
 	rsw_ctl.cfg = cfg;
 	rsw_ports_set_config(cfg);
 	rsw_ctl_neigh_reload(cfg);
+	rsw_ctl_link_reload(old, cfg); /* impairments (docs/link.md) */
 	rsw_dp.idle_sleep_us = cfg->sw.idle_sleep_us;
 	/* Groups may be numbered anew: `show lb` counts from the reload. */
 	for (g = 0; g < RSW_MAX_GROUPS; g++)

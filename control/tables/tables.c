@@ -17,6 +17,7 @@
 #include <rte_errno.h>
 
 #include "rsw_ctl.h"
+#include "rsw_kif.h"
 #include "rsw_lb.h"
 #include "rsw_neigh.h"
 #include "rsw_tables_ctl.h"
@@ -68,6 +69,35 @@ nexthop_port(const struct rsw_config *cfg, const struct rsw_ip *ip)
 		if (memcmp(&cfg->neighbors[i].ip, ip, sizeof(*ip)) == 0)
 			return cfg->neighbors[i].port;
 	return -1;
+}
+
+/*
+ * The port of next hop j of a routing daemon's route r, into *ip the neighbour to resolve
+ * there; -1 when no port reaches it. A next hop over a kernel interface (RTA_OIF) leaves by
+ * that interface's port when it is on-link there: an IPv6 link-local gateway, or the IPv4
+ * 169.254.0.0/16 placeholder of BGP unnumbered (RFC 8950), whose neighbour is the peer's
+ * link-local address heard on the port. Otherwise as for static routes.
+ */
+static int
+source_nexthop(const struct rsw_config *cfg, const struct rsw_cfg_route *r, uint16_t j,
+	       struct rsw_ip *ip)
+{
+	int p = r->oif[j] != 0 ? rsw_kif_port_of_ifindex((int)r->oif[j]) : -1;
+
+	*ip = r->nexthops[j];
+	if (p >= 0 && ip->family == RSW_AF_INET6 && ip->addr[0] == 0xfe &&
+	    (ip->addr[1] & 0xc0) == 0x80)
+		return p;
+	if (p >= 0 && ip->family == RSW_AF_INET && ip->addr[0] == 169 && ip->addr[1] == 254 &&
+	    nexthop_port(cfg, ip) < 0) {
+		struct rsw_ip ll = {.family = RSW_AF_INET6};
+
+		if (rsw_kif_ll_neighbor((uint16_t)p, NULL, ll.addr, NULL) != 0)
+			return -1;
+		*ip = ll;
+		return p;
+	}
+	return nexthop_port(cfg, ip);
 }
 
 static const struct rsw_ctl_route_source *route_source;
@@ -268,10 +298,16 @@ route_set_make(struct route_set *rs, const struct rsw_config *cfg)
 		c->n_nexthops = 0;
 		c->lb = RSW_LB_UNSET;
 		c->has_port = false;
+		c->nh_port_mask = 0;
 		for (j = 0; j < sr->r.n_nexthops && j < RSW_MAX_NEXTHOPS; j++) {
-			if (nexthop_port(cfg, &sr->r.nexthops[j]) < 0)
+			struct rsw_ip ip;
+			int port = source_nexthop(cfg, &sr->r, (uint16_t)j, &ip);
+
+			if (port < 0)
 				continue;
-			c->nexthops[c->n_nexthops] = sr->r.nexthops[j];
+			c->nh_port[c->n_nexthops] = (uint8_t)port;
+			c->nh_port_mask |= (uint16_t)(1u << c->n_nexthops);
+			c->nexthops[c->n_nexthops] = ip;
 			c->weights[c->n_nexthops++] = sr->r.weights[j] ? sr->r.weights[j] : 1;
 		}
 		sr->n_resolved = c->n_nexthops;
@@ -392,8 +428,8 @@ rsw_ctl_tables_build(const struct rsw_config *cfg, uint64_t generation, char *er
 	n6 = rs.n - n4;
 	gs = calloc(1, sizeof(*gs));
 	/* Room for the routes and each port's connected and local routes. */
-	t = rsw_tables_alloc_routes(generation, 1 + 2 * 2 * cfg->n_ports + n_groups, n_nh, n_groups,
-				    n4 + 2 * cfg->n_ports, n6 + 2 * cfg->n_ports);
+	t = rsw_tables_alloc_routes(generation, 2 + 2 * 2 * cfg->n_ports + n_groups, n_nh, n_groups,
+				    n4 + 2 * cfg->n_ports, n6 + 2 * cfg->n_ports + 1);
 	if (gs == NULL || t == NULL) {
 		snprintf(err, errlen, "cannot allocate forwarding tables: %s",
 			 rte_strerror(t == NULL ? rte_errno : ENOMEM));
@@ -433,6 +469,23 @@ rsw_ctl_tables_build(const struct rsw_config *cfg, uint64_t generation, char *er
 			 strerror(-ret));
 		goto fail;
 	}
+	/*
+	 * With kernel interfaces, unicast to a link-local address is the switch's (its kernel
+	 * interfaces hold the link-local addresses): local, whatever the port.
+	 */
+	if (cfg->control.has_kif && cfg->n_ports > 0) {
+		struct rsw_result lr = {.type = RSW_RES_LOCAL, .port = 0};
+		struct rsw_prefix ll = {.ip = {.family = RSW_AF_INET6, .addr = {0xfe, 0x80}},
+					.len = 10};
+		int nh = rsw_tables_add_result(t, &lr);
+
+		ret = nh < 0 ? nh : rsw_tables_add_route(t, &ll, (uint32_t)nh);
+		if (ret != 0) {
+			snprintf(err, errlen, "cannot add the link-local route: %s",
+				 strerror(-ret));
+			goto fail;
+		}
+	}
 
 	for (i = 0; i < rs.n; i++) {
 		const struct rsw_cfg_route *cr = rs.routes[i];
@@ -465,7 +518,10 @@ rsw_ctl_tables_build(const struct rsw_config *cfg, uint64_t generation, char *er
 		g->n_routes = 1;
 		for (j = 0; j < cr->n_nexthops; j++) {
 			/* Topology host routes name their port: a leaf's downlinks share a subnet. */
-			int port = cr->has_port ? cr->port : nexthop_port(cfg, &cr->nexthops[j]);
+			int port = cr->has_port ? cr->port
+				   : cr->nh_port_mask & (1u << j)
+					   ? cr->nh_port[j]
+					   : nexthop_port(cfg, &cr->nexthops[j]);
 			int neigh;
 
 			if (port < 0 && soft)

@@ -804,7 +804,8 @@ test_describe(void **state)
 	(void)state;
 	assert_non_null(d);
 	assert_int_equal(json_object_size(d), 1);
-	assert_int_equal(json_array_size(json_object_get(d, "tables")), 12);
+	assert_int_equal(json_array_size(json_object_get(d, "tables")),
+			 16); /* show drops totals, show punt, show kif, show llr */
 	json_array_foreach(json_object_get(d, "tables"), i, t)
 	{
 		assert_int_equal(json_object_size(t), 3);
@@ -824,10 +825,13 @@ test_describe(void **state)
 			assert_true(known);
 		}
 	}
-	/* Every port counter of the X-macro, rx_missed from the PMD, and the rest (link_state included): 35. */
+	/* Every port counter of the X-macro (punt_policed among them), rx_missed from the PMD, and
+	 * the rest (link_state and peer_down included): 37, and 11 of the link layer (impair_*,
+	 * llr_*). */
 	ports = described(d, "show ports", "ports");
 	assert_non_null(ports);
-	assert_int_equal(json_array_size(json_object_get(ports, "fields")), 35);
+	assert_int_equal(json_array_size(json_object_get(ports, "fields")), 48);
+	assert_string_equal(kind_of(ports, "peer_down"), "state");
 	for (i = 0; i < RSW_N_PORT_CTRS; i++)
 		assert_string_equal(kind_of(ports, rsw_port_ctr_name(i)), "counter");
 	assert_string_equal(kind_of(ports, "rx_missed"), "counter");
@@ -845,6 +849,13 @@ test_describe(void **state)
 	assert_non_null(described(d, "show buffer", "pgs"));
 	assert_non_null(described(d, "show lb", "groups.members"));
 	assert_null(kind_of(described(d, "show lb", "groups"), "members"));
+	/* Two of `show drops`: the reasons and the totals of ../shared/CLI.md. */
+	assert_non_null(described(d, "show drops", "drops"));
+	assert_int_equal(
+		json_array_size(json_object_get(described(d, "show drops", "totals"), "fields")),
+		6);
+	assert_string_equal(kind_of(described(d, "show drops", "totals"), "queued"), "gauge");
+	assert_string_equal(kind_of(described(d, "show drops", "totals"), "received"), "counter");
 	assert_ptr_equal(rsw_table_find("show lb", "groups.members"), &rsw_table_lb_members);
 	assert_null(rsw_table_find("show lb", "members"));
 	json_decref(d);

@@ -1808,8 +1808,8 @@ test_shipped_configs(void **state)
 }
 
 /*
- * ports[].impair and ports[].llr: every value checked with its line, then refused as not
- * supported yet (the transmit and receive steps do not call the link layer yet).
+ * ports[].impair and ports[].llr: every value checked with its line; good ones load with the
+ * values given and the defaults.
  */
 static void
 test_port_impair_llr(void **state)
@@ -1834,11 +1834,20 @@ test_port_impair_llr(void **state)
 	expect_err_prefix(PORT_WITH("    impair:\n      delay_us: 1000001\n"),
 			  "t.yaml:7: 'delay_us' must be");
 	expect_err_prefix(PORT_WITH("    impair:\n      seed: -1\n"), "t.yaml:7: 'seed' must be");
-	expect_err(PORT_WITH("    impair:\n      loss: 0.001\n      loss_burst: 3\n"
-			     "      corrupt: 1\n      delay_us: 10\n      seed: 7\n"),
-		   "t.yaml:6: not supported yet: ports[].impair");
-	expect_err(PORT_WITH("    impair: { loss: 0 }\n"),
-		   "t.yaml:6: not supported yet: ports[].impair");
+	cfg = expect_ok(PORT_WITH("    impair:\n      loss: 0.001\n      loss_burst: 3\n"
+				  "      corrupt: 1\n      delay_us: 10\n      seed: 7\n"));
+	assert_true(cfg->ports[0].has_impair);
+	assert_true(cfg->ports[0].impair.loss == 0.001);
+	assert_int_equal(cfg->ports[0].impair.loss_burst, 3);
+	assert_true(cfg->ports[0].impair.corrupt == 1.0);
+	assert_int_equal(cfg->ports[0].impair.delay_us, 10);
+	assert_int_equal(cfg->ports[0].impair.seed, 7);
+	rsw_config_free(cfg);
+	cfg = expect_ok(PORT_WITH("    impair: { loss: 0 }\n"));
+	assert_true(cfg->ports[0].has_impair);
+	assert_int_equal(cfg->ports[0].impair.loss_burst, 1);
+	assert_int_equal(cfg->ports[0].impair.seed, 1);
+	rsw_config_free(cfg);
 
 	expect_err(PORT_WITH("    llr: yes\n"),
 		   "t.yaml:6: 'llr' must be true or false (got 'yes')");
@@ -1848,9 +1857,14 @@ test_port_impair_llr(void **state)
 		   "t.yaml:6: 'fallback' must be best-effort | discard | block (got 'retry')");
 	expect_err(PORT_WITH("    llr: { enabled: true }\n"),
 		   "t.yaml:6: unknown key 'enabled' in 'llr'");
-	expect_err(PORT_WITH("    llr: true\n"), "t.yaml:6: not supported yet: ports[].llr");
-	expect_err(PORT_WITH("    llr: { fallback: block }\n"),
-		   "t.yaml:6: not supported yet: ports[].llr");
+	cfg = expect_ok(PORT_WITH("    llr: true\n"));
+	assert_true(cfg->ports[0].llr);
+	assert_int_equal(cfg->ports[0].llr_fallback, RSW_CFG_LLR_BEST_EFFORT);
+	rsw_config_free(cfg);
+	cfg = expect_ok(PORT_WITH("    llr: { fallback: block }\n"));
+	assert_true(cfg->ports[0].llr);
+	assert_int_equal(cfg->ports[0].llr_fallback, RSW_CFG_LLR_BLOCK);
+	rsw_config_free(cfg);
 	/* Off is what a port without the key does. */
 	cfg = expect_ok(PORT_WITH("    llr: false\n"));
 	assert_false(cfg->ports[0].llr);
@@ -1946,6 +1960,52 @@ test_control_fpm(void **state)
 	rsw_config_free(cfg);
 }
 
+/* control.kernel_interfaces: its keys, defaults and errors. */
+static void
+test_control_kif(void **state)
+{
+	struct rsw_config *cfg;
+	json_t *j, *k;
+
+	(void)state;
+	expect_err(HEAD "control:\n  kernel_interfaces: { tc: 7 }\n",
+		   "t.yaml:7: 'kernel_interfaces' needs 'netns'");
+	expect_err(
+		HEAD "control:\n  kernel_interfaces: { netns: a/b }\n",
+		"t.yaml:7: 'netns' must be a namespace name of letters, digits, '.', '_' and '-' "
+		"(got 'a/b')");
+	expect_err(HEAD "control:\n  kernel_interfaces: { netns: n, tc: 8 }\n",
+		   "t.yaml:7: 'tc' of kernel_interfaces must be a TC between 0 and 7 (got 8)");
+	expect_err(HEAD "control:\n  kernel_interfaces: { netns: n, bgp_peers: [10.0.0.300] }\n",
+		   "t.yaml:7: 'bgp_peers' must be an IP address (got '10.0.0.300')");
+	expect_err(
+		HEAD "control:\n  kernel_interfaces: rsw\n",
+		"t.yaml:7: 'kernel_interfaces' must be a mapping like { netns: rsw-ctl, tc: 7 }");
+	expect_err("switch:\n  name: s1\nports:\n"
+		   "  - { name: a-very-long-port0, devargs: net_tap0, ipv4: 10.0.1.254/24 }\n"
+		   "control:\n  kernel_interfaces: { netns: n }\n",
+		   "t.yaml:6: port 'a-very-long-port0': a kernel interface is named as its port, "
+		   "in at most 15 characters");
+	cfg = expect_ok(HEAD);
+	assert_false(cfg->control.has_kif);
+	rsw_config_free(cfg);
+	cfg = expect_ok(HEAD
+			"qos:\n  scheduler: { strict: [5, 6] }\n"
+			"control:\n  kernel_interfaces: { netns: rsw-ctl, bgp_peers: [10.0.1.1, "
+			"\"fd00:1::1\"] }\n");
+	assert_true(cfg->control.has_kif);
+	assert_string_equal(cfg->control.kif_netns, "rsw-ctl");
+	assert_int_equal(rsw_config_kif_tc(cfg), 6); /* the highest strict TC */
+	assert_int_equal(cfg->control.n_bgp_peers, 2);
+	j = rsw_config_to_json(cfg);
+	k = json_object_get(json_object_get(j, "control"), "kernel_interfaces");
+	assert_string_equal(json_string_value(json_object_get(k, "netns")), "rsw-ctl");
+	assert_int_equal(json_integer_value(json_object_get(k, "tc")), 6);
+	assert_int_equal(json_array_size(json_object_get(k, "bgp_peers")), 2);
+	json_decref(j);
+	rsw_config_free(cfg);
+}
+
 int
 main(void)
 {
@@ -1990,6 +2050,7 @@ main(void)
 		cmocka_unit_test(test_port_impair_llr),
 		cmocka_unit_test(test_route_distance),
 		cmocka_unit_test(test_control_fpm),
+		cmocka_unit_test(test_control_kif),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

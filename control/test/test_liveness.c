@@ -7,7 +7,8 @@
  * link is down (ring PMD ports, whose link can be set down; a TAP port's link does not
  * count), or once its neighbour's resolution failed, and is live again when that ends; the
  * masks the workers read (rsw_lb_down) follow, per group, and a generation about to be
- * published gets masks by its own group numbering.
+ * published gets masks by its own group numbering; the module, on the registry's schedule,
+ * sees a link go down or come up within 5 ms.
  */
 
 #include <setjmp.h>
@@ -28,6 +29,7 @@
 #include "ctl_test.h"
 #include "rsw_lb.h"
 #include "rsw_liveness.h"
+#include "rsw_module.h"
 
 static const char yaml[] = "switch: { name: ut }\n"
 			   "ports:\n"
@@ -217,6 +219,50 @@ test_masks_for_new_generation(void **state)
 	ct_flush();
 }
 
+/*
+ * The liveness module on the registry's schedule (poll once period_ms has passed since its
+ * last poll): polled from t ms for up to ms milliseconds, 1 ms per turn.
+ */
+static void
+module_turns(const struct rsw_module *lv, uint64_t *t, uint64_t *last, unsigned int ms)
+{
+	unsigned int i;
+
+	for (i = 0; i < ms; i++, (*t)++)
+		if (*t - *last >= lv->period_ms) {
+			lv->poll(*t);
+			*last = *t;
+		}
+}
+
+static void
+test_module_sees_link_soon(void **state)
+{
+	const uint32_t a = group_of(10, 9);
+	const struct rsw_module *lv = rsw_modules_first();
+	uint64_t t = 5000, last = 5000;
+
+	(void)state;
+	while (lv != NULL && strcmp(lv->name, "liveness") != 0)
+		lv = lv->next;
+	assert_non_null(lv);
+	assert_non_null(lv->poll);
+	rsw_dp.ports[1].eth_port = eth[0];
+	lv->poll(t);
+	assert_int_equal(live(a), 0x3);
+	/* A link that goes down, then comes up (a memif peer that connects), is seen within
+	 * 5 ms each time, not at the next full recomputation. */
+	assert_int_equal(rte_eth_dev_set_link_down(eth[0]), 0);
+	module_turns(lv, &t, &last, 6);
+	assert_int_equal(live(a), 0x2);
+	assert_int_equal(rte_eth_dev_set_link_up(eth[0]), 0);
+	module_turns(lv, &t, &last, 6);
+	assert_int_equal(live(a), 0x3);
+	/* Nothing changed: the masks stay. */
+	module_turns(lv, &t, &last, 200);
+	assert_int_equal(live(a), 0x3);
+}
+
 /* Two ring PMD ports, started (link up). */
 static int
 rings_start(void)
@@ -268,6 +314,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_link_down, setup, ct_stop),
 		cmocka_unit_test_setup_teardown(test_neighbour_failed, setup, ct_stop),
 		cmocka_unit_test_setup_teardown(test_masks_for_new_generation, setup, ct_stop),
+		cmocka_unit_test_setup_teardown(test_module_sees_link_soon, setup, ct_stop),
 	};
 	int ret;
 

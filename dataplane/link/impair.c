@@ -69,15 +69,27 @@ rsw_impair_init(struct rsw_impair *im, const struct rsw_impair_cfg *cfg, uint64_
 	return 0;
 }
 
+/* Count a loss: orig when the switch made the frame (rsw_impair.is_orig). */
+static inline void
+count_lost(struct rsw_impair *im, int orig)
+{
+	if (orig)
+		im->dropped_orig++;
+	else
+		im->ctr[RSW_IMPAIR_impair_dropped]++;
+}
+
 void
 rsw_impair_fini(struct rsw_impair *im)
 {
 	if (im == NULL)
 		return;
 	while (im->dl_head != im->dl_tail) {
-		rte_pktmbuf_free(im->dl[im->dl_head % RSW_IMPAIR_DELAY_MAX].m);
+		struct rte_mbuf *m = im->dl[im->dl_head % RSW_IMPAIR_DELAY_MAX].m;
+
+		count_lost(im, im->is_orig != NULL && im->is_orig(m));
+		rte_pktmbuf_free(m);
 		im->dl_head++;
-		im->ctr[RSW_IMPAIR_impair_dropped]++;
 	}
 	im->ctr[RSW_IMPAIR_impair_delayed] = 0;
 }
@@ -128,6 +140,7 @@ rsw_impair_burst(struct rsw_impair *im, struct rte_mbuf **pkts, uint16_t n, uint
 
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
+		int orig = im->is_orig != NULL && im->is_orig(m);
 
 		if (im->burst_left > 0) {
 			im->burst_left--;
@@ -140,7 +153,7 @@ rsw_impair_burst(struct rsw_impair *im, struct rte_mbuf **pkts, uint16_t n, uint
 		if (im->corrupt > 0.0 && rte_pktmbuf_pkt_len(m) > 0 && draw(im, im->corrupt)) {
 			m = corrupt(im, m);
 			if (m == NULL) {
-				im->ctr[RSW_IMPAIR_impair_dropped]++;
+				count_lost(im, orig);
 				continue;
 			}
 		}
@@ -158,7 +171,7 @@ rsw_impair_burst(struct rsw_impair *im, struct rte_mbuf **pkts, uint16_t n, uint
 		im->dl_tail++;
 		continue;
 	lost:
-		im->ctr[RSW_IMPAIR_impair_dropped]++;
+		count_lost(im, orig);
 		rte_pktmbuf_free(m);
 	}
 	if (im->delay_ticks == 0)

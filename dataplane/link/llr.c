@@ -540,6 +540,8 @@ rsw_llr_mbuf_tx_burst(struct rsw_llr *l, struct rte_mbuf **pkts, uint16_t n, uin
 			/* Checked above, so the encapsulation cannot fail here. */
 			mbuf_encap(m, seq);
 			rte_mbuf_refcnt_update(m, 1); /* the ring's reference */
+			if (l->charge != NULL)
+				l->charge(l->release_arg, m);
 		}
 		pkts[out++] = m;
 	}

@@ -77,6 +77,11 @@ struct rsw_impair {
 	uint32_t dl_head;         /* delay line: next slot out (free-running) */
 	uint32_t dl_tail;         /* next slot in */
 	struct rte_mempool *pool; /* copies of shared frames before a bit flip */
+	/* Optional: whether a frame was made by the switch itself (then a loss counts in
+	 * dropped_orig, not impair_dropped: no received frame was dropped). Set by the caller
+	 * after rsw_impair_init; NULL counts every loss in impair_dropped. */
+	int (*is_orig)(const struct rte_mbuf *m);
+	uint64_t dropped_orig; /* losses of frames is_orig says the switch made */
 	uint64_t ctr[RSW_N_IMPAIR_CTRS];
 	struct rsw_impair_slot dl[RSW_IMPAIR_DELAY_MAX];
 };

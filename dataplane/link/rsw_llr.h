@@ -128,6 +128,12 @@ struct rsw_llr_params {
 /* The frames the release callback gives back: n handles, one reference each. */
 typedef void(rsw_llr_release_t)(void *arg, void **h, unsigned int n);
 
+/*
+ * Called by rsw_llr_mbuf_tx_burst with each frame it has just sequenced (the ring holds it
+ * from now on): the pipeline charges its bytes to the buffer until the release callback.
+ */
+typedef void(rsw_llr_charge_t)(void *arg, struct rte_mbuf *m);
+
 /* What rsw_llr_poll asks the caller to send. */
 struct rsw_llr_emit {
 	uint8_t type;  /* RSW_LLR_T_DATA: send h again; else a control frame to build */
@@ -167,6 +173,7 @@ struct rsw_llr {
 	struct rsw_llr_params p;    /* timers and limits */
 	rsw_llr_release_t *release; /* drops the ring's reference */
 	void *release_arg;
+	rsw_llr_charge_t *charge;  /* NULL, or called with release_arg (set after rsw_llr_init) */
 	void **h;                  /* ring of handles, indexed by seq & mask */
 	struct rsw_llr_slot *slot; /* ring of lengths and times, same index */
 	uint64_t ctr[RSW_N_LLR_CTRS];

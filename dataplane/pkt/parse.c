@@ -105,11 +105,14 @@ is_nd_multicast(const struct rte_ether_addr *d)
 					     d->addr_bytes[4] == 0 && d->addr_bytes[5] == 1));
 }
 
+bool rsw_parse_lldp;
+
 enum rsw_pkt_kind
 rsw_parse(const struct rte_mbuf *m, const struct rte_ether_addr *port_mac,
 	  struct rsw_pkt_info *info)
 {
 	static const struct rte_ether_addr mac_ctrl = {{0x01, 0x80, 0xc2, 0x00, 0x00, 0x01}};
+	static const struct rte_ether_addr lldp_mac = {{0x01, 0x80, 0xc2, 0x00, 0x00, 0x0e}};
 	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
 	uint32_t len = rte_pktmbuf_data_len(m);
 	const struct rte_ether_hdr *eth = (const struct rte_ether_hdr *)p;
@@ -142,6 +145,9 @@ rsw_parse(const struct rte_mbuf *m, const struct rte_ether_addr *port_mac,
 		info->flags |= RSW_PF_BCAST;
 		if (type != RTE_ETHER_TYPE_ARP)
 			return drop(info, RSW_PC_l2_control);
+	} else if (rsw_parse_lldp && type == RSW_ETHER_TYPE_LLDP &&
+		   rte_is_same_ether_addr(&eth->dst_addr, &lldp_mac)) {
+		return info->kind = RSW_PK_LLDP;
 	} else if (rte_is_same_ether_addr(&eth->dst_addr, &mac_ctrl)) {
 		if (type != RSW_ETHER_TYPE_MAC_CTRL)
 			return drop(info, RSW_PC_l2_control);

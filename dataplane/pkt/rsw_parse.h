@@ -10,6 +10,7 @@
 #ifndef RSW_PARSE_H
 #define RSW_PARSE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -52,7 +53,17 @@ enum rsw_pkt_kind {
 	RSW_PK_ARP,      /* punt to the control thread */
 	RSW_PK_ND,       /* IPv6 ND multicast for the port: punt */
 	RSW_PK_MAC_CTRL, /* PAUSE/PFC: consumed by the port */
+	RSW_PK_LLDP,     /* LLDP to 01:80:c2:00:00:0e, with rsw_parse_lldp only: punt */
 };
+
+#define RSW_ETHER_TYPE_LLDP 0x88cc
+
+/*
+ * Whether LLDP frames (EtherType 0x88cc to 01:80:c2:00:00:0e) are RSW_PK_LLDP rather than
+ * dropped as l2_control: set by the control thread before workers start, when the ports have
+ * kernel interfaces (control.kernel_interfaces) for lldpd.
+ */
+extern bool rsw_parse_lldp;
 
 /* Flags of rsw_pkt_info.flags. */
 #define RSW_PF_L4    (1u << 0) /* sport/dport valid (first fragment or unfragmented UDP/TCP) */

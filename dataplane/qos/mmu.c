@@ -107,11 +107,17 @@ rsw_qos_params_derive(struct rsw_qos_params *qp)
 	}
 }
 
+/*
+ * A lossy drop on queue (out, tc): dropped_packets, and the counter of its cause (ecn_drops,
+ * trim_drops, watchdog_drops; RSW_QC_dropped_packets alone for a tail drop).
+ */
 static inline void
 admit_drop(struct rsw_burst *c, struct rsw_lcore_stats *st, uint16_t out, uint8_t tc,
-	   struct rte_mbuf *m)
+	   struct rte_mbuf *m, enum rsw_queue_ctr cause)
 {
 	st->qos.q[out][tc][RSW_QC_dropped_packets]++;
+	if (cause != RSW_QC_dropped_packets)
+		st->qos.q[out][tc][cause]++;
 	c->freed[c->n_freed++] = m;
 }
 
@@ -156,16 +162,17 @@ admit_trim(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rsw_qos
 	if (len <= RTE_MAX((uint32_t)qp->trim_size, rsw_trim_floor(m, info->l3_off, info->kind))) {
 		/* Already header-sized: whole, in its own class, as long as the buffer holds. */
 		if (used + len > qp->total)
-			return admit_drop(c, st, out, sl->tc, m);
+			return admit_drop(c, st, out, sl->tc, m, RSW_QC_dropped_packets);
 		return rsw_mmu_enqueue(c, sl, m, idx);
 	}
 	if (rsw_trim(m, info->l3_off, info->kind, qp->trim_size, dscp) == 0)
-		return admit_drop(c, st, out, sl->tc, m); /* not UDP, or a fragment */
+		/* Not UDP, or a fragment: dropped as the queue would drop it. */
+		return admit_drop(c, st, out, sl->tc, m, RSW_QC_dropped_packets);
 	len = rte_pktmbuf_pkt_len(m);
 	tsl = rsw_mmu_slot(c, qp, in_port, out, qp->trim_tc);
 	if (slot_depth(tsl) + len > qp->queue_limit || used + len > qp->total) {
 		/* The trim queue is full too. */
-		return admit_drop(c, st, out, tsl->tc, m);
+		return admit_drop(c, st, out, tsl->tc, m, RSW_QC_trim_drops);
 	}
 	st->qos.q[out][sl->tc][RSW_QC_trimmed]++;
 	rsw_mmu_enqueue(c, tsl, m, idx);
@@ -185,7 +192,7 @@ rsw_mmu_admit_slow(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct
 	uint64_t depth, used;
 
 	if (unlikely(qport->storm_drop[tc]))
-		return admit_drop(c, st, out, tc, m);
+		return admit_drop(c, st, out, tc, m, RSW_QC_watchdog_drops);
 	depth = slot_depth(sl);
 	used = __atomic_load_n(&rsw_qos.used, __ATOMIC_RELAXED) + c->used_add;
 	if (lossless) {
@@ -212,7 +219,7 @@ rsw_mmu_admit_slow(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct
 				: depth + len > qp->queue_limit ||
 					    used + len + qp->headroom_reserved > qp->total)) {
 		/* CNPs are not tail-dropped at the queue limit, only when the buffer is full. */
-		return admit_drop(c, st, out, tc, m);
+		return admit_drop(c, st, out, tc, m, RSW_QC_dropped_packets);
 	}
 	if (unlikely(qp->ecn_enqueue) && (qp->ecn_enabled & (1u << tc)) && !cnp &&
 	    rsw_ecn_decide(qp, tc, depth, (uint32_t)rte_rand())) {
@@ -221,7 +228,7 @@ rsw_mmu_admit_slow(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct
 		if (r > 0)
 			st->qos.q[out][tc][RSW_QC_ecn_marked]++;
 		else if (r < 0 && !lossless)
-			return admit_drop(c, st, out, tc, m);
+			return admit_drop(c, st, out, tc, m, RSW_QC_ecn_drops);
 	}
 	rsw_mmu_enqueue(c, sl, m, idx);
 }

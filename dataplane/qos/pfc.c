@@ -100,6 +100,7 @@ rsw_pfc_rx(struct rsw_qos_stats *qs, const struct rsw_qos_params *qprm, uint16_t
 		quanta = (uint16_t)(op[2] << 8 | op[3]);
 		for (i = 0; i < RSW_N_TC; i++)
 			pause_tc(qs, p, (uint8_t)i, quanta, now);
+		qs->pfc_consumed[p]++;
 		return 0;
 	}
 	if (opcode != RSW_PFC_OPCODE || len < 20 || op[2] != 0)
@@ -122,5 +123,6 @@ rsw_pfc_rx(struct rsw_qos_stats *qs, const struct rsw_qos_params *qprm, uint16_t
 		quanta = (uint16_t)(op[4 + 2 * i] << 8 | op[5 + 2 * i]);
 		pause_tc(qs, p, (uint8_t)i, quanta, now);
 	}
+	qs->pfc_consumed[p]++;
 	return 0;
 }

@@ -50,7 +50,9 @@ rsw_wire_milli(uint64_t bytes, uint64_t frames)
 /*
  * Per (port, TC) queue counters, in the order of `show queues`: X(name, kind, unit, help).
  * depth_bytes and watermark_bytes (gauges) come between the traffic counters and
- * lossless_drops.
+ * lossless_drops. dropped_packets counts every lossy drop of a received frame; ecn_drops,
+ * trim_drops and watchdog_drops count the ones of their cause as well, and the rest are tail
+ * drops (a queue over its limit, a full buffer or ring: `show drops` queue_drops).
  */
 #define RSW_FOREACH_QUEUE_TRAFFIC_CTR(X)                                                           \
 	X(enqueued_packets, COUNTER, "packets", "packets put in the queue")                        \
@@ -65,7 +67,12 @@ rsw_wire_milli(uint64_t bytes, uint64_t frames)
 #define RSW_FOREACH_QUEUE_DROP_CTR(X)                                                              \
 	X(lossless_drops, COUNTER, "packets",                                                      \
 	  "dropped: lossless packets bound for this queue "                                        \
-	  "found no buffer")
+	  "found no buffer")                                                                       \
+	X(ecn_drops, COUNTER, "packets", "of dropped_packets: Not-ECT packets dropped by WRED")    \
+	X(trim_drops, COUNTER, "packets",                                                          \
+	  "of dropped_packets: packets to trim that found the trim queue full")                    \
+	X(watchdog_drops, COUNTER, "packets",                                                      \
+	  "of dropped_packets: dropped by the PFC watchdog (action drop)")
 
 #define RSW_FOREACH_QUEUE_CTR(X)                                                                   \
 	RSW_FOREACH_QUEUE_TRAFFIC_CTR(X)                                                           \
@@ -108,6 +115,7 @@ struct rsw_qos_stats {
 	uint64_t q[RSW_MAX_PORTS][RSW_N_TC][RSW_N_QUEUE_CTRS];
 	uint64_t pfc[RSW_MAX_PORTS][RSW_N_TC][RSW_N_PFC_CTRS];
 	uint64_t pg_lossless_drops[RSW_MAX_PORTS][RSW_N_TC];
+	uint64_t pfc_consumed[RSW_MAX_PORTS];           /* well-formed PFC/PAUSE frames received */
 	uint64_t q_watermark[RSW_MAX_PORTS][RSW_N_TC];  /* bytes, reset by epoch */
 	uint64_t pg_watermark[RSW_MAX_PORTS][RSW_N_TC]; /* bytes, reset by epoch */
 	uint64_t buf_watermark;                         /* bytes, reset by epoch */
@@ -170,9 +178,11 @@ struct __rte_cache_aligned rsw_qos_port {
 	uint8_t storm_drop[RSW_N_TC];    /* watchdog drop: flush, no PFC (control → workers) */
 	uint8_t storm_ignore[RSW_N_TC];  /* watchdog forward: ignore pause (control → workers) */
 	struct rte_ring *ring[RSW_N_TC]; /* MP/SC egress queue (set at init: control → all) */
-	uint64_t speed_bps;  /* shaper and pause timing; 0 = unshaped (control → all) */
-	uint64_t ctl_frames; /* control-thread frames queued (control adds, owner sub.) */
-	uint64_t paused_max; /* >= every paused_until[] (PFC rx worker CAS → owner) */
+	uint64_t speed_bps;   /* shaper and pause timing; 0 = unshaped (control → all) */
+	uint64_t ctl_frames;  /* control-thread frames queued (control adds, owner sub.) */
+	uint64_t orig_frames; /* of ctl_frames, the ones it made (RSW_MF_ORIG): same writers */
+	uint64_t paused_max;  /* >= every paused_until[] (PFC rx worker CAS → owner) */
+	uint64_t llr;         /* 1: an LLR port, never idle: no cut-through (control → all) */
 };
 
 struct rsw_qos_main {
@@ -196,6 +206,7 @@ struct rsw_port_sched {
 	uint8_t dwrr_fresh; /* quantum not yet added for the current visit */
 	uint8_t xoff_sent;  /* bit p: XOFF in force for priority p */
 	uint8_t n_pending;
+	uint32_t pending_orig;         /* bit i: pending[i] was made by railsw (RSW_MF_ORIG) */
 	uint64_t refresh_at[RSW_N_TC]; /* TSC to refresh XOFF */
 	uint16_t head_n[RSW_N_TC];     /* frames staged per TC */
 	uint16_t head_i[RSW_N_TC];
@@ -271,7 +282,7 @@ static inline bool
 rsw_port_idle(uint16_t p)
 {
 	const struct rsw_qos_port *qport = &rsw_qos.port[p];
-	uint64_t q = __atomic_load_n(&qport->ctl_frames, __ATOMIC_RELAXED);
+	uint64_t q = __atomic_load_n(&qport->ctl_frames, __ATOMIC_RELAXED) | qport->llr;
 	int tc;
 
 	if (rsw_sched[p].n_pending)
@@ -298,6 +309,14 @@ uint16_t rsw_sched_port(struct rsw_lcore_stats *st, const struct rsw_qos_params 
 void rsw_port_tx(struct rsw_lcore_stats *st, uint16_t p, struct rte_mbuf **m, uint16_t n,
 		 uint64_t bytes);
 
+/**
+ * rsw_port_tx of frames some of which railsw made: bit i of orig set where m[i] carries
+ * RSW_MF_ORIG (the scheduler's frames). Counts the others `forwarded` (rsw_stats.h totals);
+ * rsw_port_tx is this with orig 0 (cut-through and admitted-whole frames are all received ones).
+ */
+void rsw_port_tx_orig(struct rsw_lcore_stats *st, uint16_t p, struct rte_mbuf **m, uint16_t n,
+		      uint64_t bytes, uint32_t orig);
+
 /** Free rings (draining mbufs). */
 void rsw_qos_fini(void);
 
@@ -306,7 +325,8 @@ void rsw_qos_params_derive(struct rsw_qos_params *qp);
 
 /**
  * PFC/PAUSE frame received on port p (frame starts at the MAC Control opcode, len bytes).
- * Updates pause state and counters. @return 0, or -EINVAL for a malformed frame.
+ * Updates pause state and counters (pfc_consumed: a well-formed frame, taken by the switch).
+ * @return 0, or -EINVAL for a malformed frame.
  */
 int rsw_pfc_rx(struct rsw_qos_stats *qs, const struct rsw_qos_params *qp, uint16_t p,
 	       const uint8_t *opcode, uint32_t len, uint64_t now);

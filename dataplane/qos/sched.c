@@ -18,6 +18,7 @@
 #include <rte_random.h>
 
 #include "rsw_fib.h"
+#include "rsw_link.h"
 #include "rsw_qos.h"
 #include "rsw_worker.h"
 
@@ -119,12 +120,13 @@ pfc_generate(struct rsw_lcore_stats *st, struct rsw_port_sched *ps, const struct
 		if (off & (1u << tc))
 			time[tc] = qp->quanta;
 	rsw_pfc_encode(buf, rsw_dp.ports[p].mac.addr_bytes, on | off, time);
-	if (rte_eth_tx_burst(rsw_dp.ports[p].eth_port, 0, &m, 1) != 1) {
+	if (rsw_link_tx1(st, p, m) != 1) {
 		rte_pktmbuf_free(m); /* try again on the next round */
 		return;
 	}
 	st->port[p].c[RSW_PC_tx_packets]++;
 	st->port[p].c[RSW_PC_tx_bytes] += RSW_PFC_FRAME_LEN;
+	st->tot[RSW_TOT_originated]++;
 	for (tc = 0; tc < RSW_N_TC; tc++) {
 		if (off & (1u << tc)) {
 			st->qos.pfc[p][tc][RSW_FC_tx_xoff]++;
@@ -136,6 +138,25 @@ pfc_generate(struct rsw_lcore_stats *st, struct rsw_port_sched *ps, const struct
 		}
 	}
 	ps->xoff_sent = (uint8_t)((ps->xoff_sent | off) & ~on);
+}
+
+/* Bits 0 .. n-1 (n <= 32). */
+static inline uint32_t
+low_bits(uint16_t n)
+{
+	return (uint32_t)((UINT64_C(1) << n) - 1);
+}
+
+/*
+ * The PMD took n frames, orig of them made by railsw: count them sent, and the others
+ * forwarded (the totals of `show drops`).
+ */
+static inline void
+count_sent(struct rsw_lcore_stats *st, uint16_t p, uint16_t n, uint32_t orig, uint64_t bytes)
+{
+	st->port[p].c[RSW_PC_tx_packets] += n;
+	st->port[p].c[RSW_PC_tx_bytes] += bytes;
+	st->tot[RSW_TOT_forwarded] += n - orig;
 }
 
 /* Send what the PMD refused last time. @return true when all went. */
@@ -150,11 +171,12 @@ flush_pending(struct rsw_lcore_stats *st, struct rsw_port_sched *ps, uint16_t p)
 	sent = rte_eth_tx_burst(rsw_dp.ports[p].eth_port, 0, ps->pending, ps->n_pending);
 	for (i = 0; i < sent; i++)
 		bytes += rte_pktmbuf_pkt_len(ps->pending[i]);
-	st->port[p].c[RSW_PC_tx_packets] += sent;
-	st->port[p].c[RSW_PC_tx_bytes] += bytes;
+	count_sent(st, p, sent, (uint32_t)__builtin_popcount(ps->pending_orig & low_bits(sent)),
+		   bytes);
 	if (sent < ps->n_pending)
 		memmove(ps->pending, ps->pending + sent,
 			sizeof(ps->pending[0]) * (ps->n_pending - sent));
+	ps->pending_orig = (uint32_t)((uint64_t)ps->pending_orig >> sent);
 	ps->n_pending = (uint8_t)(ps->n_pending - sent);
 	return ps->n_pending == 0;
 }
@@ -165,6 +187,7 @@ struct release {
 	uint64_t pg[RSW_MAX_PORTS][RSW_N_TC]; /* ingress PG bytes, rows valid where touched */
 	uint32_t touched;                     /* bit i: pg[i] in use */
 	uint64_t ctl;                         /* frames of the control thread (not in bytes) */
+	uint64_t orig;                        /* of ctl, the ones it made (RSW_MF_ORIG) */
 };
 
 /* A frame of TC tc left the queue: its bytes, or the control thread's frame count. */
@@ -173,6 +196,7 @@ release_add(struct release *rel, const struct rsw_mbuf_meta *meta, uint8_t tc, u
 {
 	if (meta->flags & RSW_MF_NOACCT) {
 		rel->ctl++;
+		rel->orig += (meta->flags & RSW_MF_ORIG) != 0;
 		return;
 	}
 	rel->q[tc] += len;
@@ -181,6 +205,21 @@ release_add(struct release *rel, const struct rsw_mbuf_meta *meta, uint8_t tc, u
 		memset(rel->pg[meta->in_port], 0, sizeof(rel->pg[0]));
 	}
 	rel->pg[meta->in_port][meta->tc] += len;
+}
+
+/*
+ * A queued frame dropped for cause (RSW_QC_ecn_drops, RSW_QC_watchdog_drops). A frame railsw
+ * made itself is no received frame lost: it is freed uncounted, so that the drop reasons of
+ * `show drops` add up to the received frames dropped.
+ */
+static inline void
+queued_drop(struct rsw_lcore_stats *st, uint16_t p, uint8_t tc, const struct rsw_mbuf_meta *meta,
+	    enum rsw_queue_ctr cause)
+{
+	if (meta->flags & RSW_MF_ORIG)
+		return;
+	st->qos.q[p][tc][RSW_QC_dropped_packets]++;
+	st->qos.q[p][tc][cause]++;
 }
 
 /* Watchdog action drop: empty the queue, releasing its buffer. */
@@ -194,7 +233,7 @@ storm_flush(struct rsw_lcore_stats *st, struct rsw_port_sched *ps, uint16_t p, u
 		struct rte_mbuf *m = ps->head[tc][ps->head_i[tc]++];
 
 		release_add(rel, rsw_meta(m), tc, rte_pktmbuf_pkt_len(m));
-		st->qos.q[p][tc][RSW_QC_dropped_packets]++;
+		queued_drop(st, p, tc, rsw_meta(m), RSW_QC_watchdog_drops);
 		rte_pktmbuf_free(m);
 		n++;
 	}
@@ -212,8 +251,10 @@ rsw_sched_port(struct rsw_lcore_stats *st, const struct rsw_qos_params *qp, uint
 	uint32_t deq_pkts[RSW_N_TC] = {0};
 	uint64_t used_rel = 0, tx_bytes = 0;
 	struct rte_mbuf *out[32], *drop[32];
+	uint32_t out_orig = 0; /* bit i: out[i] was made by railsw */
 	uint16_t n_out = 0, n_drop = 0, work = 0, i;
 	bool shaped = qport->speed_bps != 0;
+	uint16_t cap = rsw_link_tx_cap(p); /* 32, or what an LLR window takes */
 	uint8_t paused, elig = 0, empty = 0;
 	int tc;
 
@@ -229,6 +270,7 @@ rsw_sched_port(struct rsw_lcore_stats *st, const struct rsw_qos_params *qp, uint
 	memset(rel.q, 0, sizeof(rel.q));
 	rel.touched = 0;
 	rel.ctl = 0;
+	rel.orig = 0;
 	paused = rsw_paused_mask(qport, now);
 	for (tc = 0; tc < RSW_N_TC; tc++) {
 		uint8_t bit = (uint8_t)(1u << tc);
@@ -247,7 +289,7 @@ rsw_sched_port(struct rsw_lcore_stats *st, const struct rsw_qos_params *qp, uint
 	for (tc = 0; tc < RSW_N_TC; tc++)
 		q_now[tc] = __atomic_load_n(&qport->q_bytes[tc], __ATOMIC_RELAXED);
 
-	while (n_out < 32) {
+	while (n_out < cap) {
 		struct rte_mbuf *m;
 		struct rsw_mbuf_meta *meta;
 		uint32_t len;
@@ -285,7 +327,7 @@ rsw_sched_port(struct rsw_lcore_stats *st, const struct rsw_qos_params *qp, uint
 					st->qos.q[p][tc][RSW_QC_ecn_marked]++;
 				} else if (r < 0 && !(qp->lossless & (1u << tc))) {
 					/* Not-ECT on a lossy TC: dropped on the same curve. */
-					st->qos.q[p][tc][RSW_QC_dropped_packets]++;
+					queued_drop(st, p, (uint8_t)tc, meta, RSW_QC_ecn_drops);
 					drop[n_drop++] = m;
 					continue;
 				}
@@ -294,6 +336,8 @@ rsw_sched_port(struct rsw_lcore_stats *st, const struct rsw_qos_params *qp, uint
 		if (meta->flags & RSW_MF_CNP)
 			st->port[p].c[RSW_PC_cnp_tx]++;
 		tx_bytes += len;
+		if (meta->flags & RSW_MF_ORIG)
+			out_orig |= 1u << n_out;
 		out[n_out++] = m;
 	}
 	for (tc = 0; tc < RSW_N_TC; tc++)
@@ -303,6 +347,8 @@ release:
 	/* Release the buffer of what left the queues. */
 	if (rel.ctl)
 		__atomic_fetch_sub(&qport->ctl_frames, rel.ctl, __ATOMIC_RELAXED);
+	if (rel.orig)
+		__atomic_fetch_sub(&qport->orig_frames, rel.orig, __ATOMIC_RELAXED);
 	for (tc = 0; tc < RSW_N_TC; tc++) {
 		if (rel.q[tc] == 0)
 			continue;
@@ -324,21 +370,33 @@ release:
 	if (n_drop)
 		rte_pktmbuf_free_bulk(drop, n_drop);
 	if (n_out > 0)
-		rsw_port_tx(st, p, out, n_out, tx_bytes);
+		rsw_port_tx_orig(st, p, out, n_out, tx_bytes, out_orig);
 	return work;
+}
+
+void
+rsw_port_tx_orig(struct rsw_lcore_stats *st, uint16_t p, struct rte_mbuf **m, uint16_t n,
+		 uint64_t bytes, uint32_t orig)
+{
+	struct rsw_port_sched *ps = &rsw_sched[p];
+	uint16_t sent, i;
+
+	if (unlikely(rsw_link_active(p))) {
+		rsw_link_tx(st, p, m, n, orig); /* LLR, impairments (docs/link.md) */
+		return;
+	}
+	sent = rte_eth_tx_burst(rsw_dp.ports[p].eth_port, 0, m, n);
+	if (unlikely(sent < n))
+		ps->pending_orig |= (uint32_t)(((uint64_t)orig >> sent) << ps->n_pending);
+	for (i = sent; i < n; i++) {
+		bytes -= rte_pktmbuf_pkt_len(m[i]);
+		ps->pending[ps->n_pending++] = m[i];
+	}
+	count_sent(st, p, sent, (uint32_t)__builtin_popcount(orig & low_bits(sent)), bytes);
 }
 
 void
 rsw_port_tx(struct rsw_lcore_stats *st, uint16_t p, struct rte_mbuf **m, uint16_t n, uint64_t bytes)
 {
-	struct rsw_port_sched *ps = &rsw_sched[p];
-	uint16_t sent, i;
-
-	sent = rte_eth_tx_burst(rsw_dp.ports[p].eth_port, 0, m, n);
-	for (i = sent; i < n; i++) {
-		bytes -= rte_pktmbuf_pkt_len(m[i]);
-		ps->pending[ps->n_pending++] = m[i];
-	}
-	st->port[p].c[RSW_PC_tx_packets] += sent;
-	st->port[p].c[RSW_PC_tx_bytes] += bytes;
+	rsw_port_tx_orig(st, p, m, n, bytes, 0);
 }

@@ -49,15 +49,38 @@
 	X(punted, 0, COUNTER, "packets", "frames handed to the control thread (ARP, ND, ICMP)")    \
 	X(cnp_rx, 0, COUNTER, "packets", "RoCEv2 CNPs received, coalesced ones included")          \
 	X(cnp_tx, 0, COUNTER, "packets", "RoCEv2 CNPs transmitted, counted at dequeue")            \
-	X(cnp_coalesced, 1, COUNTER, "packets",                                                    \
-	  "dropped: CNPs absorbed on this ingress port by qos.cnp.coalesce_us")                    \
+	X(cnp_coalesced, 0, COUNTER, "packets",                                                    \
+	  "consumed: CNPs absorbed on this ingress port by qos.cnp.coalesce_us")                   \
 	X(tx_dropped, 1, COUNTER, "packets", "dropped: the port's tx queue was full")              \
 	X(punt_dropped, 1, COUNTER, "packets", "dropped: the control thread's punt ring was full") \
+	X(punt_policed, 1, COUNTER, "packets",                                                     \
+	  "dropped: over the rate of their punt class (show punt)")                                \
 	X(group_empty, 1, COUNTER, "packets",                                                      \
 	  "dropped: routed to a next-hop group with no live member")                               \
 	X(port_down, 1, COUNTER, "packets",                                                        \
 	  "dropped: received on, or routed to, an administratively down port")                     \
-	X(pfc_rx_frames, 0, COUNTER, "packets", "PFC and PAUSE frames received (consumed)")
+	X(pfc_rx_frames, 0, COUNTER, "packets", "PFC and PAUSE frames received (consumed)")        \
+	X(impair_dropped, 1, COUNTER, "packets",                                                   \
+	  "dropped: lost on purpose on transmit (impair: loss), originated frames included")       \
+	X(impair_corrupted, 0, COUNTER, "packets",                                                 \
+	  "frames sent with one bit flipped (impair: corrupt)")                                    \
+	X(impair_delay_overflow, 1, COUNTER, "packets",                                            \
+	  "dropped: the impairment delay line (impair: delay_us) was full")                        \
+	X(llr_rx_missing_seq, 1, COUNTER, "packets",                                               \
+	  "dropped by LLR: data frames after a missing sequence (the peer replays them)")          \
+	X(llr_rx_duplicate_seq, 1, COUNTER, "packets",                                             \
+	  "dropped by LLR: data frames whose sequence was already received")                       \
+	X(llr_rx_bad_integrity, 1, COUNTER, "packets",                                             \
+	  "dropped by LLR: frames whose checksum failed, or truncated (the peer replays them)")    \
+	X(llr_rx_not_synced, 1, COUNTER, "packets",                                                \
+	  "dropped by LLR: sequenced frames received before the peer's INIT")                      \
+	X(llr_tx_fallback_dropped, 1, COUNTER, "packets",                                          \
+	  "dropped by LLR: frames met while the peer had not answered INIT (fallback discard)")    \
+	X(llr_tx_encap_failed, 1, COUNTER, "packets",                                              \
+	  "dropped by LLR: no headroom for the shim, or a frame too short or segmented")           \
+	X(llr_consumed, 0, COUNTER, "packets", "LLR control frames received (consumed)")           \
+	X(llr_originated, 0, COUNTER, "packets",                                                   \
+	  "LLR frames made: ACK, NACK, INIT, INIT_ECHO and replays (originated)")
 
 #define RSW_FOREACH_PORT_CTR(X)                                                                    \
 	RSW_FOREACH_PORT_TRAFFIC_CTR(X)                                                            \
@@ -78,6 +101,33 @@ int rsw_port_ctr_is_drop(enum rsw_port_ctr c);
 
 struct __rte_cache_aligned rsw_port_stats {
 	uint64_t c[RSW_N_PORT_CTRS];
+};
+
+/*
+ * Switch-wide frame counters of each lcore, the parts of the `show drops` totals that no port
+ * or queue counter holds (control/cli/drops.c sums them): X(name, help).
+ * - forwarded: received frames handed to a PMD (cut-through, a port admitted whole, scheduler, the
+ *   pending list); counted where rte_eth_tx_burst took them (qos/sched.c), a frame the control
+ *   thread made (RSW_MF_ORIG) excluded.
+ * - originated: frames railsw made and queued or sent: the control thread's (ARP, ND and ICMP
+ *   replies, requests and errors: rsw_ctl_send) and the PFC frames of the scheduler.
+ * - consumed: received frames the control thread took for itself (ARP, ND, ICMP and other
+ *   packets for the switch: punt.c). The worker's consumed frames are counted elsewhere:
+ *   PFC/PAUSE in rsw_qos_stats.pfc_consumed, coalesced CNPs in cnp_coalesced.
+ * - punt_taken: punted frames the control thread took off the punt ring (errors to answer with
+ *   ICMP excluded: they are counted dropped): punted - punt_taken are in flight.
+ */
+#define RSW_FOREACH_TOTAL_CTR(X)                                                                   \
+	X(forwarded, "received frames sent out of a port")                                         \
+	X(originated, "frames railsw made and queued or sent")                                     \
+	X(consumed, "received frames the control thread took for itself")                          \
+	X(punt_taken, "punted frames the control thread took off the punt ring")
+
+enum rsw_total_ctr {
+#define RSW_X_ENUM(name, ...) RSW_TOT_##name,
+	RSW_FOREACH_TOTAL_CTR(RSW_X_ENUM)
+#undef RSW_X_ENUM
+	RSW_N_TOTAL_CTRS
 };
 
 /* Packets and bytes sent through one member of one next-hop group. */
@@ -110,8 +160,9 @@ struct rsw_lcore_stats {
 	struct rsw_port_stats port[RSW_MAX_PORTS];
 	struct rsw_lb_member_stats lb[RSW_MAX_GROUPS][RSW_MAX_NEXTHOPS];
 	struct rsw_qos_stats qos;
-	struct rsw_lb_lcore lb_state; /* not counters: this lcore's round-robin and flowlets */
-	uint64_t admitted_whole;      /* frames sent by ports admitted whole (qos/mmu.c; tests) */
+	uint64_t tot[RSW_N_TOTAL_CTRS]; /* switch-wide frame counters (RSW_FOREACH_TOTAL_CTR) */
+	struct rsw_lb_lcore lb_state;   /* not counters: this lcore's round-robin and flowlets */
+	uint64_t admitted_whole;        /* frames sent by ports admitted whole (qos/mmu.c; tests) */
 	/* Frames and bytes resolved to hosts of connected subnets (route/resolve.c; tests, perf). */
 	struct rsw_lb_member_stats connected;
 };
@@ -130,6 +181,9 @@ void rsw_stats_fini(void);
 
 /** Sum port counters of port over every lcore into out[RSW_N_PORT_CTRS]. */
 void rsw_stats_port_sum(uint16_t port, uint64_t out[RSW_N_PORT_CTRS]);
+
+/** Sum the switch-wide frame counters over every lcore into out[RSW_N_TOTAL_CTRS]. */
+void rsw_stats_total_sum(uint64_t out[RSW_N_TOTAL_CTRS]);
 
 /** Sum one group member's counters over every lcore. */
 void rsw_stats_lb_sum(uint32_t group, uint32_t member, struct rsw_lb_member_stats *out);

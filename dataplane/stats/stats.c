@@ -85,6 +85,22 @@ rsw_stats_port_sum(uint16_t port, uint64_t out[RSW_N_PORT_CTRS])
 }
 
 void
+rsw_stats_total_sum(uint64_t out[RSW_N_TOTAL_CTRS])
+{
+	unsigned int lc, i;
+
+	memset(out, 0, sizeof(uint64_t) * RSW_N_TOTAL_CTRS);
+	for (lc = 0; lc < RTE_MAX_LCORE; lc++) {
+		const struct rsw_lcore_stats *st = rsw_stats[lc];
+
+		if (st == NULL)
+			continue;
+		for (i = 0; i < RSW_N_TOTAL_CTRS; i++)
+			out[i] += __atomic_load_n(&st->tot[i], __ATOMIC_RELAXED);
+	}
+}
+
+void
 rsw_stats_lb_sum(uint32_t group, uint32_t member, struct rsw_lb_member_stats *out)
 {
 	unsigned int lc;

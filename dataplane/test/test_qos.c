@@ -218,6 +218,7 @@ expect_idle(void)
 		}
 		assert_int_equal(rsw_sched[p].n_pending, 0);
 		assert_int_equal(rsw_qos.port[p].ctl_frames, 0);
+		assert_int_equal(rsw_qos.port[p].orig_frames, 0);
 		assert_int_equal(rte_ring_count(txr[p]), 0);
 	}
 	assert_int_equal(rsw_qos.used, 0);
@@ -562,10 +563,12 @@ test_pfc_rx_bad(void **state)
 	/* None of it paused anything or moved a counter. */
 	expect_no_pause(1);
 	assert_memory_equal(&qs, &zero, sizeof(qs));
-	/* An empty vector is valid and does nothing. */
+	/* An empty vector is valid and does nothing but count the frame consumed. */
 	pfc_pdu(pdu, RSW_PFC_OPCODE, 0, 0x00, t);
 	assert_int_equal(rsw_pfc_rx(&qs, &pfc_qp, 1, pdu, 20, T0), 0);
 	expect_no_pause(1);
+	assert_int_equal(qs.pfc_consumed[1], 1);
+	qs.pfc_consumed[1] = 0;
 	assert_memory_equal(&qs, &zero, sizeof(qs));
 }
 
@@ -1294,6 +1297,116 @@ test_sched_storm_flush(void **state)
 	sched_reset();
 }
 
+/*
+ * A frame of the control thread queued on (out, tc) as rsw_ctl_send (orig: made by railsw)
+ * or rsw_ctl_forward (a received frame going on) queue it.
+ */
+static void
+ctl_put(uint16_t out, uint8_t tc, bool orig, uint32_t seq)
+{
+	struct ut_frame f;
+	struct rte_mbuf *m;
+	struct rsw_mbuf_meta *meta;
+
+	frame(&f, 0, 0, 0, 100, tc, seq);
+	m = ut_mbuf(pool, &f);
+	assert_non_null(m);
+	meta = rsw_meta(m);
+	memset(meta, 0, sizeof(*meta));
+	meta->tc = tc;
+	meta->kind = RSW_PK_IPV4;
+	meta->l3_off = 14;
+	meta->flags = RSW_MF_NOACCT | (orig ? RSW_MF_ORIG : 0);
+	__atomic_fetch_add(&rsw_qos.port[out].ctl_frames, 1, __ATOMIC_RELAXED);
+	if (orig)
+		__atomic_fetch_add(&rsw_qos.port[out].orig_frames, 1, __ATOMIC_RELAXED);
+	assert_int_equal(rte_ring_enqueue(rsw_qos.port[out].ring[tc], m), 0);
+}
+
+/* Fill port p's PMD ring with dummy entries (dummy) but room free slots. */
+static void
+txr_fill(uint16_t p, struct rte_mbuf *dummy, unsigned int room)
+{
+	while (rte_ring_free_count(txr[p]) > room)
+		assert_int_equal(rte_ring_enqueue(txr[p], dummy), 0);
+}
+
+/* Empty port p's PMD ring: the dummies dropped, the frames freed. @return frames. */
+static unsigned int
+txr_empty(uint16_t p, struct rte_mbuf *dummy)
+{
+	struct rte_mbuf *m;
+	unsigned int n = 0;
+
+	while (rte_ring_dequeue(txr[p], (void **)&m) == 0) {
+		if (m == dummy)
+			continue;
+		rte_pktmbuf_free(m);
+		n++;
+	}
+	return n;
+}
+
+/*
+ * The totals of `show drops` in the scheduler: a received frame is counted forwarded when the
+ * PMD takes it, wherever it comes from (the ring, the pending list; a frame the control thread
+ * forwards for its neighbour too), a frame railsw made never; the PMD taking a part of the
+ * pending list counts the right ones. Watchdog drops count received frames only, under
+ * dropped_packets and watchdog_drops.
+ */
+static void
+test_sched_totals(void **state)
+{
+	uint64_t fwd = st->tot[RSW_TOT_forwarded];
+	uint64_t drop = st->qos.q[1][0][RSW_QC_dropped_packets];
+	uint64_t wd = st->qos.q[1][0][RSW_QC_watchdog_drops];
+	struct rte_mbuf *dummy;
+	struct rsw_qos_params qp;
+
+	(void)state;
+	sched_reset();
+	qp_init(&qp);
+	dummy = rte_pktmbuf_alloc(pool);
+	assert_non_null(dummy);
+	/* Received, received, made by railsw, received, forwarded by the control thread. */
+	q_put(1, 0, 0, 200, 0, 0);
+	q_put(1, 0, 0, 200, 0, 1);
+	ctl_put(1, 0, true, 2);
+	q_put(1, 0, 0, 200, 0, 3);
+	ctl_put(1, 0, false, 4);
+	/* The PMD takes two: both forwarded; three wait, railsw's own first. */
+	txr_fill(1, dummy, 2);
+	rsw_sched_port(st, &qp, 1, T0);
+	assert_int_equal(st->tot[RSW_TOT_forwarded] - fwd, 2);
+	assert_int_equal(rsw_sched[1].n_pending, 3);
+	assert_int_equal(rsw_qos.port[1].orig_frames, 0); /* off the staging array */
+	assert_int_equal(txr_empty(1, dummy), 2);
+	/* It takes one: railsw's own, not forwarded. */
+	txr_fill(1, dummy, 1);
+	rsw_sched_port(st, &qp, 1, T0 + 1);
+	assert_int_equal(st->tot[RSW_TOT_forwarded] - fwd, 2);
+	assert_int_equal(rsw_sched[1].n_pending, 2);
+	assert_int_equal(txr_empty(1, dummy), 1);
+	/* The rest: both forwarded. */
+	sched_drain(&qp, 1, T0 + 2);
+	assert_int_equal(st->tot[RSW_TOT_forwarded] - fwd, 4);
+	assert_int_equal(txr_empty(1, dummy), 2);
+
+	/* Watchdog drop of a paused queue: two received frames, one of railsw's. */
+	set_paused(1, 0, T0 + TSC_HZ);
+	q_put(1, 0, 0, 200, 0, 5);
+	ctl_put(1, 0, true, 6);
+	q_put(1, 0, 0, 200, 0, 7);
+	rsw_qos.port[1].storm_drop[0] = 1;
+	sched_drain(&qp, 1, T0 + 3);
+	assert_int_equal(st->qos.q[1][0][RSW_QC_dropped_packets] - drop, 2);
+	assert_int_equal(st->qos.q[1][0][RSW_QC_watchdog_drops] - wd, 2);
+	assert_int_equal(st->tot[RSW_TOT_forwarded] - fwd, 4);
+	rte_pktmbuf_free(dummy);
+	expect_idle();
+	sched_reset();
+}
+
 /* Port 1's drops so far (tail, ECN, watchdog, lossless), all TCs. */
 static uint64_t
 q1_drops(void)
@@ -1720,6 +1833,7 @@ main(void)
 		cmocka_unit_test(test_pfc_generate_dynamic),
 		cmocka_unit_test(test_sched_ecn_dequeue),
 		cmocka_unit_test(test_sched_storm_flush),
+		cmocka_unit_test(test_sched_totals),
 		cmocka_unit_test(test_buffer_accounting),
 		cmocka_unit_test(test_cut_through),
 		cmocka_unit_test(test_buffer_accounting_cut_through),

@@ -248,7 +248,7 @@ class Exp:
                                   "retransmits", "retransmit_bytes", "out_of_order", "cnps",
                                   "transport", "qps", "entropy", "dcqcn", "delivered_bytes",
                                   "complete", "nacks", "trimmed", "timeouts", "pause_s",
-                                  "tx_packets", "start_s")}
+                                  "tx_packets", "start_s")} | {"started_s": f.get("started_s")}
 
     def switch_counters(self, fab, snap):
         out = {}
@@ -596,31 +596,49 @@ class Incast(Exp):
     def qos(self, mode):
         if mode == "lossy":
             return qos_yaml(lossless=False)
+        # PFC headroom covers what a link carries while its XOFF takes effect: with the
+        # smoke's 400 Mb/s fabric links that is more than at 50 Mb/s.
+        hr = self.headroom
         if mode == "pfc":
-            return qos_yaml(lossless=True)
+            return qos_yaml(lossless=True, headroom=hr)
         if mode == "pfc+dcqcn":
-            return qos_yaml(lossless=True, ecn=self.ECN)
+            return qos_yaml(lossless=True, ecn=self.ECN, headroom=hr)
         if mode == "ecn+dcqcn":
             return qos_yaml(lossless=False, ecn=self.ECN)
         return qos_yaml(lossless=False, trim=True)
 
     def run(self):
-        speed, fspeed = "50M", "50M"
+        speed = "50M"
+        # The smoke's variant (report.md says so): 1 spine, leaf-spine links 8x the hosts', so the
+        # only bottleneck is the incast's downlink. Then the victim's frames share nothing
+        # congested but the spine's paused egress toward leaf 0: whatever it loses under
+        # PFC is the pause spreading, by construction.
+        fspeed = "400M" if self.smoke else "50M"
+        self.headroom = "384KB" if self.smoke else "96KB"
         ns = [4] if self.smoke else [4, 8]
         msg = 1 << 20
         dur = 2.5 if self.smoke else 4.0
-        t_inc = 0.5 if self.smoke else 1.0
-        topo = dict(design="rail-optimized", sus=2, servers_per_su=6, rails=1, spines=2,
+        t_inc = 0.8 if self.smoke else 1.0
+        spines = 1 if self.smoke else 2
+        topo = dict(design="rail-optimized", sus=2, servers_per_su=6, rails=1, spines=spines,
                     radix=16, gpu_prefix="10.0.0.0/8", fabric_prefix="172.16.0.0/12")
         self.config = {
-            "topology": "2 leaves x 6 hosts, 2 spines (4 railsw)",
+            "topology": f"2 leaves x 6 hosts, {spines} spine{'s' if spines > 1 else ''} "
+                        f"({2 + spines} railsw)",
             "link speed": f"hosts {speed} b/s, leaf-spine {fspeed} b/s",
+            "smoke variant": "the smoke's own set-up, not the full run's: 1 spine and leaf-spine "
+                             "links 8x the hosts', so the incast's downlink is the only "
+                             "bottleneck and the victim shares with the incast only the spine's "
+                             "egress toward leaf 0, which leaf 0's PFC pauses; more headroom for "
+                             "the faster links; the victim is measured before (0.1 s to the "
+                             "incast's start) against during (until the last message ends)"
+                             if self.smoke else "none: the full run's design",
             "incast": f"N = {', '.join(map(str, ns))} senders of one {msg >> 20} MiB message "
                       f"each to host 0 of leaf 0, starting at t = {t_inc} s (N = 4: the hosts of "
                       "leaf 1; N = 8: also 4 hosts of leaf 0)",
             "victim": f"a long flow from the last host of leaf 1 to host 1 of leaf 0, 0-{dur} s",
-            "switch": "queue_limit 64 KB (lossy TCs); PFC xoff 32 KB, xon 16 KB, headroom 32 KB "
-                      "on TC 3; ECN on TC 3 kmin 8 KB, kmax 48 KB, pmax 0.2 (dequeue); trim: "
+            "switch": "queue_limit 64 KB (lossy TCs); PFC xoff 32 KB, xon 16 KB, headroom "
+                      f"{self.headroom[:-2]} KB on TC 3; ECN on TC 3 kmin 8 KB, kmax 48 KB, pmax 0.2 (dequeue); trim: "
                       "TC 1 over 32 KB cut to 128 B, DSCP 11/21, into TC 2 (DWRR 1 of 10)",
             "modes": "lossy, pfc, pfc+dcqcn, ecn+dcqcn (lossy fabric): transport roce "
                      "(go-back-N, RTO 100 ms); trim: transport uet (NACK, selective retransmit) "
@@ -656,7 +674,8 @@ class Incast(Exp):
             hosts = sorted(set([vsrc, vdst, recv] + senders))
             tc = 1 if mode == "trim" else 3
             l0n, l1n = fab.leaves[0]["name"], fab.leaves[1]["name"]
-            path = [(l0n, "down0", [tc])] + [(l1n, f"up{k}", [tc]) for k in range(2)]
+            ups = sorted(p[1] for p in fab.ports[l1n] if p[2] == "uplink")
+            path = [(l0n, "down0", [tc])] + [(l1n, u, [tc]) for u in ups]
             path += [(s["name"], "down0", [tc]) for s in fab.spines]
             rec = self.run_once(fab, mode, tr, run, hosts, flows, self.host_params(dur),
                                 sample_port=path)
@@ -723,9 +742,13 @@ class Incast(Exp):
         lost = sum(s["dropped"] for r in pfc for s in r["switches"].values())
         retx = sum(f["nacks"] for r in pfc for f in r["flows"])
         de = self.mean([self.victim_rates(r)[1] for r in ecn])
-        self.observe(d < 0.97 * b and d < de,
-                     f"pfc: the victim's goodput falls during the incast ({b / 1e6:.1f} -> "
-                   f"{d / 1e6:.1f} Mb/s; ecn+dcqcn keeps {de / 1e6:.1f} Mb/s)")
+        # In the smoke's variant the victim shares only the spine's paused egress with the
+        # incast: a fall is the pause spreading. Asserted with a margin (during <= 0.8 x
+        # before, and below what ecn+dcqcn keeps), in the full run too.
+        self.check(d <= 0.8 * b and d < de,
+                   f"pfc: the victim's goodput falls during the incast ({b / 1e6:.1f} -> "
+                   f"{d / 1e6:.1f} Mb/s, {d / b if b else 0:.2f} x, <= 0.8 x; ecn+dcqcn keeps "
+                   f"{de / 1e6:.1f} Mb/s)")
         self.check(lost == 0 and retx == 0, f"pfc: nothing is lost ({lost} drops, {retx} "
                    "NAKs of a PSN gap)")
         qe = self.mean([self.qstat(r)[0] for r in ecn])
@@ -1060,9 +1083,10 @@ class Rails(Exp):
                         "the copy's time (bytes / scale-up rate) delays the flow's start and is "
                         "added to its completion; same-server pairs use scale-up only, on both "
                         "designs. Scale-up links are not contended in this model",
-            "allreduce": f"ring all-reduce of {ar >> 20} MiB within each rail (4 NICs), as its "
-                         "bandwidth-equivalent: each NIC sends 2(N-1)/N of the buffer to its "
-                         "ring successor",
+            "allreduce": f"ring all-reduce of {ar >> 20} MiB within each rail (4 NICs) with its "
+                         "step dependencies: 2(N-1) = 6 steps of one chunk (buffer/N) each; in "
+                         "step s a NIC sends to its ring successor once it has received step "
+                         "s-1's chunk from its predecessor",
             "alltoall": f"every NIC sends {chunk >> 10} KiB to every other NIC (MoE dispatch)",
             "transport": "roce with PFC (TC 3 lossless) and DCQCN, 1 QP per flow, hash ECMP",
             "runs per mode": self.runs_n,
@@ -1072,6 +1096,10 @@ class Rails(Exp):
         self.counts_big = {m: self.plan_counts(self.topo(m, spines=(16 if m == "rail-optimized"
                                                                     else 4), **big))
                            for m in self.MODES}
+        # At equal leaf oversubscription: S spines for rail-optimized, S per rail for
+        # railctl's rail-only (radix 64: 32 / S to 1 on both).
+        self.counts_eq = [(s, {m: self.plan_counts(self.topo(m, spines=s, **big))
+                               for m in self.MODES}) for s in (4, 8, 16)]
         qos = qos_yaml(lossless=True, ecn={3: ("8KB", "48KB", 0.2)})
         for mode in self.modes():
             for run in range(self.runs_n):
@@ -1099,18 +1127,30 @@ class Rails(Exp):
         rnd = random.Random(500 + run)
         out = []
 
-        def add(src, dst, nbytes, relay_s=0.0):
+        def add(src, dst, nbytes, relay_s=0.0, after=None):
             hops = 1 if src["leaf"] == dst["leaf"] else 3
             out.append({"id": len(out), "role": "background", "src": src["name"],
                         "dst": dst["name"], "transport": "roce", "bytes": nbytes,
                         "start_s": relay_s, "dscp": 26, "dcqcn": True,
                         "sport": 49152 + rnd.randrange(16000), "_relay_s": relay_s,
                         "_hops": hops})
+            if after is not None:
+                out[-1]["after"] = after
+            return out[-1]["id"]
         if coll == "allreduce":
+            # Ring all-reduce with its step dependencies: 2(N-1) steps (reduce-scatter, then
+            # all-gather) of one chunk of buffer/N each; in step s a NIC sends to its ring
+            # successor only once it has received step s-1's chunk from its predecessor.
             n = len(servers)
             for r in rails:
-                for i, s in enumerate(servers):
-                    add(nic[(s, r)], nic[(servers[(i + 1) % n], r)], ar * 2 * (n - 1) // n)
+                prev = [None] * n  # prev[i]: the flow that delivered to NIC i last step
+                for step in range(2 * (n - 1)):
+                    cur = [None] * n
+                    for i, s in enumerate(servers):
+                        j = (i + 1) % n
+                        cur[j] = add(nic[(s, r)], nic[(servers[j], r)], ar // n,
+                                     after=prev[i])
+                    prev = cur
         else:
             for (s1, r1), a in sorted(nic.items()):
                 for (s2, r2), b in sorted(nic.items()):
@@ -1127,7 +1167,9 @@ class Rails(Exp):
         for f in rec["flows"]:
             if f["fct_s"] is None:
                 return None
-            t.append(rec["scaleup_s"][str(f["id"])] + f["fct_s"])
+            # A step of a ring starts when its predecessor's chunk arrived (started_s).
+            t0 = f.get("started_s")
+            t.append((t0 if t0 is not None else rec["scaleup_s"][str(f["id"])]) + f["fct_s"])
         return max(t + [rec["local_s"]])
 
     def tier_load(self, rec):
@@ -1218,6 +1260,20 @@ class Rails(Exp):
         for m in self.MODES:
             lines.append(f"| {m} | {big[m]['switches']} | {big[m]['fabric_links']} | "
                          f"{big[m]['leaf_ratio']} |")
+        lines += ["", "At equal leaf oversubscription (the same size; railctl plan only). The "
+                  "last column is a rail-only fabric without any spine tier, as Wang et al. "
+                  "build it: the rail leaves alone, every pair between rails through the "
+                  "servers' scale-up domain:", "",
+                  "| leaf oversubscription | rail-optimized switches / fabric links | "
+                  "railctl rail-only switches / fabric links | leaves only (no spine tier) "
+                  "switches / fabric links |", "|---|---|---|---|"]
+        for _, c in getattr(self, "counts_eq", []):
+            ro, rn = c["rail-optimized"], c["rail-only"]
+            leaves = ro["tiers"].get("leaf", 0)
+            lines.append(f"| {ro['leaf_ratio']} / {rn['leaf_ratio']} | {ro['switches']} / "
+                         f"{ro['fabric_links']} | {rn['switches']} / {rn['fabric_links']} | "
+                         f"{leaves} / 0 ({(1 - leaves / ro['switches']) * 100:.0f} % fewer "
+                         "switches than rail-optimized) |")
         lines += ["", "railctl's rail-only keeps a spine tier per rail, and the two plans above "
                   "differ in oversubscription, so these counts compare plans, not fabrics of "
                   "equal performance; the 38-77 % savings Wang et al. report come from removing "
@@ -1231,6 +1287,7 @@ class Rails(Exp):
 
 
 EXPERIMENTS = {"elephants": Elephants, "incast": Incast, "classes": Classes, "rails": Rails}
+EXPERIMENTS["llr"] = __import__("llr").make(Exp, qos_yaml, lb_yaml, plt)  # docs/link.md
 
 
 def main(argv=None):
@@ -1244,7 +1301,11 @@ def main(argv=None):
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--modes", help="run only these modes (comma-separated); the direction "
                     "checks, which compare modes, are then skipped")
+    ap.add_argument("--host-ports", choices=["memif", "tap"], default="memif",
+                    help="rswhost's ports: memif (default), or TAP downlinks that rswhost "
+                    "opens with net_af_packet")
     a = ap.parse_args(argv)
+    Fabric.rswhost_ports = a.host_ports
     if a.list or not a.name:
         for k, c in EXPERIMENTS.items():
             print(f"{k:10s} {c.title}")

@@ -66,6 +66,10 @@ class Ctl:
 class Fabric:
     """Switches of one topology with memif links, and the hosts' side of them."""
 
+    # rswhost's ports: "memif" (the switch's downlink is the memif server), or "tap" (the
+    # downlink is a TAP and rswhost opens its kernel side with net_af_packet).
+    rswhost_ports = "memif"
+
     def __init__(self, build, tag, topology, speed, qos_yaml, lb_yaml, idle_us=100,
                  host_speed=None, mem=384, log=print, extra_switch_yaml="", host_kind="memif"):
         self.build = os.path.abspath(build)
@@ -165,7 +169,7 @@ class Fabric:
             for j, (_, pname, role, sock, r, ln) in enumerate(sorted(ports[name])):
                 mac = "02:52:%02x:%02x:00:01" % (i, j)
                 dev = f"net_memif{j},role={r},socket={sock},socket-abstract=no"
-                if ln["kind"] == "server" and self.host_kind == "tap":
+                if ln["kind"] == "server" and self.tap_downlinks():
                     h = next(h for h in self.hosts if h["sock"] == sock)
                     dev = f"net_tap{j},iface={h['iface']}"
                 spd = self.host_speed if ln["kind"] == "server" else self.speed
@@ -235,6 +239,8 @@ class Fabric:
         for attempt in range(3):
             try:
                 self.start_once()
+                if self.host_kind == "memif" and self.rswhost_ports == "tap":
+                    self.tap_pmd_up()
                 return
             except RuntimeError as e:
                 if "memif links down" not in str(e) or attempt == 2:
@@ -351,6 +357,24 @@ class Fabric:
             if n.startswith(f"rswx-{self.tag}-"):
                 subprocess.run(["ip", "netns", "del", n], capture_output=True, timeout=10)
 
+    def tap_downlinks(self):
+        return self.host_kind == "tap" or self.rswhost_ports == "tap"
+
+    def tap_pmd_up(self):
+        """rswhost on TAP: each downlink's kernel side up, in this namespace, with no address
+        and no IPv6 (nothing of the kernel's own on the wire)."""
+        for h in self.hosts:
+            deadline = time.time() + 10
+            while not os.path.exists(f"/sys/class/net/{h['iface']}"):
+                if time.time() > deadline:
+                    raise RuntimeError(f"TAP {h['iface']} missing")
+                time.sleep(0.05)
+            for c in (["sysctl", "-q", "-w", f"net.ipv6.conf.{h['iface']}.disable_ipv6=1"],
+                      ["ip", "link", "set", h["iface"], "up"]):
+                r = subprocess.run(c, capture_output=True, text=True, timeout=10)
+                if r.returncode != 0:
+                    raise RuntimeError(f"{' '.join(c)}: {r.stderr.strip()}")
+
     def is_host_port(self, sw, pname):
         return any(h["leaf"] == sw and h["port"] == pname for h in self.hosts)
 
@@ -408,8 +432,10 @@ class Fabric:
             cfg["hosts"].append({
                 "name": name, "ip": h["ip"], "mac": h["mac"], "gw_mac": h["gw_mac"],
                 "speed_bps": rate(self.host_speed),
-                "devargs": f"net_memif{100 + i},role=client,socket={h['sock']},"
-                           "socket-abstract=no"})
+                "devargs": (f"net_af_packet{100 + i},iface={h['iface']}"
+                            if self.rswhost_ports == "tap" else
+                            f"net_memif{100 + i},role=client,socket={h['sock']},"
+                            "socket-abstract=no")})
         cfg["flows"] = flows
         path = out_json + ".config.json"
         with open(path, "w") as f:

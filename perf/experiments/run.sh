@@ -6,8 +6,8 @@
 #   perf/experiments/run.sh --list
 #   perf/experiments/run.sh NAME|all [--smoke] [--out DIR] [--runs N]
 # Builds railsw and rswhost if needed, installs missing Debian packages, and runs
-# under /tmp/railsw-net.lock (other packet tests on the machine wait, and we wait
-# for them). Must run as root (memif sockets in /run, EAL).
+# under /tmp/railsw-experiments.lock (one experiment at a time on a machine). Must
+# run as root (memif sockets in /run, EAL).
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
 PY=/usr/bin/python3

@@ -105,6 +105,7 @@ struct flow {
 	enum transport tr;
 	uint64_t bytes;         /* 0 = time-bound */
 	double start_s, stop_s; /* window of a time-bound flow; start of a finite one */
+	int after;              /* index of the flow whose delivery starts this one, or -1 */
 	int nqp;
 	struct qp *qps[16];
 	int spray;           /* UET entropy per packet */
@@ -164,6 +165,7 @@ static struct {
 	uint32_t ack_every;
 	double rto_s;
 	double idle_us;
+	double settle_ms; /* after every link is up, before the clock starts */
 	double bin_s;
 	int nbins;
 	double time_scale;
@@ -426,10 +428,15 @@ data_packet(struct host *h, struct qp *q, uint64_t now, uint32_t *wire)
 	int retx, ok, last;
 	uint8_t *p;
 
-	if (f->tr == T_ROCE)
+	if (f->tr == T_ROCE) {
+		/* Nothing outstanding yet (a QP's first packet): its RTO runs from now, not from
+		 * the start of the run; a QP starting later than one RTO would time out at once. */
+		if (q->gtx.una == q->gtx.max)
+			q->gtx.progress_ns = now_ns(now);
 		ok = rsw_gbn_tx_next(&q->gtx, &psn, &retx);
-	else
+	} else {
 		ok = rsw_uet_tx_next(&q->utx, &psn, &retx);
+	}
 	if (!ok)
 		return NULL;
 	m = rte_pktmbuf_alloc(g.pool);
@@ -501,6 +508,19 @@ deliver(struct qp *q, uint32_t len, uint64_t tsc)
 		if (!f->qps[i]->rx_done)
 			return;
 	f->done_tsc = tsc;
+	/* Flows that wait for this one (a collective's next step) start now, not before
+	 * their own start_s. */
+	for (i = 0; i < g.nflows; i++) {
+		struct flow *d = &g.flows[i];
+
+		if (d->after == (int)(f - g.flows)) {
+			uint64_t at = g.t0 + (uint64_t)(d->start_s * (double)g.hz);
+
+			d->start_tsc = at > tsc ? at : tsc;
+			d->stop_tsc =
+				d->start_tsc + (uint64_t)((d->stop_s - d->start_s) * (double)g.hz);
+		}
+	}
 }
 
 static void
@@ -924,6 +944,7 @@ load_config(const char *path)
 	g.ack_every = (uint32_t)jnum(c, "ack_every", 4);
 	g.rto_s = jnum(c, "rto_ms", 20) / 1e3;
 	g.idle_us = jnum(c, "idle_us", 20);
+	g.settle_ms = jnum(c, "settle_ms", 150);
 	g.bin_s = jnum(c, "bin_ms", 10) / 1e3;
 	g.time_scale = jnum(c, "dcqcn_time_scale", 20);
 	g.ctrl_dscp = (uint8_t)jnum(c, "ctrl_dscp", 46);
@@ -1003,6 +1024,7 @@ load_config(const char *path)
 		f->tr = strcmp(tr, "uet") == 0 ? T_UET : T_ROCE;
 		f->bytes = (uint64_t)jnum(v, "bytes", 0);
 		f->start_s = jnum(v, "start_s", 0);
+		f->after = (int)jnum(v, "after", -1); /* a flow id, resolved below */
 		f->stop_s = jnum(v, "stop_s", g.duration_s);
 		f->nqp = (int)jnum(v, "qps", 1);
 		f->spray = strcmp(jstr(v, "entropy", "flow"), "packet") == 0;
@@ -1053,6 +1075,22 @@ load_config(const char *path)
 			h->send[h->nsend++] = q;
 		}
 		g.nflows++;
+	}
+	for (int fi = 0; fi < g.nflows; fi++) {
+		struct flow *f = &g.flows[fi];
+		int w;
+
+		if (f->after < 0)
+			continue;
+		for (w = 0; w < g.nflows && g.flows[w].id != f->after; w++)
+			;
+		if (w == g.nflows || w == fi || g.flows[w].bytes == 0) {
+			fprintf(stderr,
+				"rswhost: flow %d: after %d is no finite flow of this run\n", f->id,
+				f->after);
+			return -1;
+		}
+		f->after = w;
 	}
 	return 0;
 }
@@ -1115,6 +1153,11 @@ write_stats(const char *path, double cpu_s, double wall_s)
 		json_object_set_new(j, "fct_s", fct >= 0 ? json_real(fct) : json_null());
 		json_object_set_new(j, "complete", json_boolean(f->bytes == 0 || f->done_tsc));
 		json_object_set_new(j, "start_s", json_real(f->start_s));
+		/* When it started: start_s, or its predecessor's delivery (null: never). */
+		json_object_set_new(j, "started_s",
+				    f->start_tsc == UINT64_MAX
+					    ? json_null()
+					    : json_real(secs(f->start_tsc - g.t0)));
 		json_object_set_new(j, "tx_packets", json_integer((json_int_t)f->tx_pkts));
 		json_object_set_new(j, "retransmits", json_integer((json_int_t)f->retx_pkts));
 		json_object_set_new(j, "retransmit_bytes", json_integer((json_int_t)f->retx_bytes));
@@ -1230,9 +1273,14 @@ ports_start(void)
 		for (i = 0; i < g.nhosts; i++)
 			if (rte_eth_link_get_nowait(g.hosts[i].port, &l) == 0 && l.link_status)
 				up++;
-		if (up == g.nhosts)
+		if (up == g.nhosts) {
+			/* The switch's side came up first, but its next-hop groups learn that a
+			 * link is up from a periodic poll: frames sent at once would find the
+			 * route to a host still empty (group_empty drops). */
+			rte_delay_us_sleep((unsigned int)(g.settle_ms * 1000));
 			return 0;
-		rte_delay_ms(50);
+		}
+		rte_delay_ms(1);
 	} while (rte_rdtsc() < deadline && !stop);
 	fprintf(stderr, "rswhost: %d of %d links up after 30 s\n", up, g.nhosts);
 	return -1;
@@ -1296,6 +1344,8 @@ main(int argc, char **argv)
 
 		f->start_tsc = g.t0 + (uint64_t)(f->start_s * (double)g.hz);
 		f->stop_tsc = g.t0 + (uint64_t)(f->stop_s * (double)g.hz);
+		if (f->after >= 0) /* waits for deliver() of its predecessor */
+			f->start_tsc = f->stop_tsc = UINT64_MAX;
 	}
 	run();
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);

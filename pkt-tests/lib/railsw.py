@@ -240,6 +240,7 @@ class Switch:
     """
 
     _seq = 0
+    live = []  # started switches not yet stopped, in start order (conftest checks them)
 
     def __init__(self, build, config, lcores="0,1", mem=1024, start=True, extra_eal=(),
                  huge_dir=None):
@@ -257,6 +258,8 @@ class Switch:
         self.proc = None
         self.logf = None
         self._tables = None  # `describe` of this switch, asked once
+        # Why this switch's frames need not add up (assert_conserved), or None: they must.
+        self.unconserved = None
         self.tap = {}
         self.mac = {}
         self.netns = {}  # TAP name -> namespace it was moved into
@@ -334,6 +337,7 @@ class Switch:
             if name:
                 quiet_link(name)
         self.ctl("clear", "counters")
+        Switch.live.append(self)
         return self
 
     def log_tail(self, n=40):
@@ -380,6 +384,8 @@ class Switch:
         self._forget()
 
     def _forget(self):
+        if self in Switch.live:
+            Switch.live.remove(self)
         if self.logf:
             self.logf.close()
             self.logf = None
@@ -560,6 +566,46 @@ def no_mbuf_leak(sw, what="scenario", timeout=10, stable=0.5):
         raise AssertionError(
             f"{what}: mbufs_in_use {before} before, {after} after (buffer used "
             f"{last.get('used')}): {abs(after - before)} mbufs {kind}")
+
+
+def conservation(totals, drops):
+    """What is wrong with the `show drops` totals, or "" when they add up:
+    received = forwarded + consumed + queued + dropped, dropped = the sum of the reasons."""
+    t = totals
+    wrong = []
+    out = t["forwarded"] + t["consumed"] + t["queued"] + t["dropped"]
+    if t["received"] != out:
+        wrong.append(f"received {t['received']} != forwarded {t['forwarded']} + consumed "
+                     f"{t['consumed']} + queued {t['queued']} + dropped {t['dropped']} "
+                     f"(= {out}, off by {t['received'] - out:+d})")
+    reasons = sum(d["packets"] for d in drops)
+    if t["dropped"] != reasons:
+        wrong.append(f"dropped {t['dropped']} != sum of the drop reasons {reasons}")
+    return "; ".join(wrong)
+
+
+def assert_conserved(sw, timeout=5.0, interval=0.02):
+    """Every frame sw received is accounted for (CLI.md `show drops`): wait (at most
+    timeout seconds) until two reads in a row of `show drops` are the same and its totals add
+    up; raise AssertionError naming the counters otherwise."""
+    deadline = time.monotonic() + timeout
+    last = None
+    while True:
+        reply = json.loads(sw.request("show drops\n"))  # the socket itself: after every test
+        t = reply["totals"]
+        wrong = conservation(t, reply["drops"])
+        # Settled: the rule's terms unchanged (`originated` is not one of them: a switch may
+        # keep making frames, LLR's INIT to a silent peer, while nothing arrives).
+        now = (dict(t, originated=None), reply["drops"])
+        if not wrong and now == last:
+            return t
+        last = now
+        if time.monotonic() > deadline:
+            moved = {d["reason"]: d["packets"] for d in reply["drops"] if d["packets"]}
+            raise AssertionError(f"{sw.prefix}: frames do not add up after {timeout}s: "
+                                 f"{wrong or 'counters still moving'}; totals {t}; "
+                                 f"drops {moved}")
+        time.sleep(interval)
 
 
 def lab_netns(name):

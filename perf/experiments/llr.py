@@ -1,0 +1,218 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The railsw authors
+"""The `llr` experiment (docs/link.md "Measured"): a lossless RoCE class over lossy links,
+with and without UEC Link-Level Retry between the switches.
+
+Two leaves and a spine; every leaf-spine port injects random loss into what it transmits
+(`ports[].impair`), 1e-3 or 1e-2, both directions. RoCEv2 RC flows (go-back-N, as the hosts
+of perf/hosts) cross both fabric links in TC 3, lossless (PFC). Without LLR a frame lost on
+a link is lost end to end: the receiver NAKs the gap, or the sender's timeout fires, and the
+sender goes back N. With LLR on the fabric ports the link replays it within a round trip of
+one hop: nothing is lost end to end and the hosts never retransmit.
+"""
+
+import os
+import re
+
+from lab import Fabric
+
+
+def make(Exp, qos_yaml, lb_yaml, plt):
+    """The experiment's class, built on experiments.py's Exp (which registers it: no
+    circular import)."""
+
+    class LossyFabric(Fabric):
+        """A Fabric whose leaf-spine ports inject loss and may run LLR; every port MTU 9000."""
+
+        def __init__(self, *a, loss=0.0, llr=False, seed=1, **kw):
+            super().__init__(*a, **kw)
+            self.loss, self.llr, self.seed = loss, llr, seed
+
+        def generate(self):
+            confs = super().generate()
+            for name, path in confs.items():
+                spine = not any(s["name"] == name for s in self.leaves)
+                with open(path) as f:
+                    lines = f.read().split("\n")
+                out = []
+                for k, line in enumerate(lines):
+                    if line.startswith("  - { name: ") and "devargs:" in line:
+                        fabric = spine or "role: uplink" in line
+                        extra = ""
+                        if fabric and self.loss > 0:
+                            extra += f", impair: {{ loss: {self.loss}, seed: {self.seed + k} }}"
+                        if fabric and self.llr:
+                            extra += ", llr: true"
+                        line = re.sub(r" }$", extra + " }", line)
+                    out.append(line)
+                with open(path, "w") as f:
+                    f.write("\n".join(out))
+            return confs
+
+
+    class Llr(Exp):
+        name = "llr"
+        title = "A lossless class over lossy links, with and without Link-Level Retry"
+        MODES = ["clean", "lossy-1e-3", "llr-1e-3", "lossy-1e-2", "llr-1e-2"]
+
+        def run(self):
+            fspeed = "100M"
+            size = (2 << 20) if self.smoke else (8 << 20)
+            topo = dict(design="rail-optimized", sus=2, servers_per_su=1, rails=1, spines=1,
+                        radix=16, gpu_prefix="10.0.0.0/8", fabric_prefix="172.16.0.0/12")
+            self.config = {
+                "topology": "2 leaves x 1 host, 1 spine (3 railsw); each flow crosses two "
+                            "leaf-spine links",
+                "link speed": f"{fspeed} b/s everywhere",
+                "flows": f"2 RoCEv2 RC flows (go-back-N, 1 KiB payload: rswhost's largest is "
+                         f"1400 B), {size >> 20} MiB each, one each way, DSCP 26 -> TC 3 "
+                         "(lossless, PFC), no DCQCN",
+                "faults": "random loss on every leaf-spine port's transmit (data, ACKs, PFC "
+                          "and LLR frames alike), both directions",
+                "modes": "clean: no loss; lossy-P: loss P, no LLR; llr-P: loss P, LLR on the "
+                         "four leaf-spine ports",
+                "runs per mode": self.runs_n,
+            }
+            qos = qos_yaml(lossless=True)
+            for mode in self.modes():
+                loss = 0.0 if mode == "clean" else float(mode.split("-", 1)[1])
+                for run in range(self.runs_n):
+                    fab = LossyFabric(self.a.build, "ll", topo, fspeed, qos, lb_yaml("hash", 1),
+                                      log=self.log, loss=loss, llr=mode.startswith("llr"),
+                                      seed=101 + run)
+                    try:
+                        fab.start()
+                        h = sorted(x["name"] for x in fab.hosts)
+                        flows = [{"id": i, "role": "background", "src": h[i], "dst": h[1 - i],
+                                  "transport": "roce", "bytes": size, "dscp": 26, "prio": 3,
+                                  "dcqcn": False, "sport": 50000 + 10 * run + i}
+                                 for i in range(2)]
+                        rec = self.run_once(fab, mode, "roce", run, h, flows,
+                                            self.host_params(8.0 if self.smoke else 20.0))
+                        rec["llr"] = {n: fab.ctl[n]("show llr")["llr"] for n in fab.ctl}
+                    finally:
+                        fab.stop()
+            self.assess()
+
+        def agree(self, fab, rec, snap, stats):
+            """With faults a frame the wire lost may be replayed (LLR) or sent again by the
+            host: the hosts' own view is the check: every flow complete, nothing delivered
+            twice to the application."""
+            bad = [f"flow {f['id']} incomplete" for f in rec["flows"] if not f["complete"]]
+            rec["agreement"] = {"ok": not bad, "problems": bad}
+            self.check(not bad, f"{rec['mode']} run {rec['run']}: every flow completed"
+                       + ("" if not bad else ": " + "; ".join(bad)))
+
+        # ---- figures ------------------------------------------------------------
+
+        @staticmethod
+        def port_sum(rec, key):
+            return sum(p.get(key, 0) for s in rec["switches"].values() for p in s["ports"].values())
+
+        def figures(self, rec):
+            sw = rec["switches"]
+            impair = sum(s["drops"].get("impair_dropped", 0) for s in sw.values())
+            llr_rows = [r for rows in rec.get("llr", {}).values() for r in rows
+                        if r["state"] != "off"]
+            data_bytes = sum(f["delivered_bytes"] for f in rec["flows"])
+            frames = sum(r["tx_frames"] for r in llr_rows)
+            ctl = sum(r["acks_tx"] + r["nacks_tx"] + r["inits_tx"] + r["init_echoes_tx"]
+                      for r in llr_rows)
+            replayed = sum(r["tx_replayed"] for r in llr_rows)
+            return {
+                "fct": max((f["fct_s"] or 0) for f in rec["flows"]),
+                "goodput": sum(f["goodput_bps"] for f in rec["flows"]) / len(rec["flows"]),
+                "retx": sum(f["retransmits"] for f in rec["flows"]),
+                "timeouts": sum(f["timeouts"] for f in rec["flows"]),
+                "impair": impair,
+            "buffer_drops": self.data_queue_drops(rec),
+                "replayed": replayed,
+                "nacks": sum(r["nacks_tx"] for r in llr_rows),
+                "replay_timeouts": sum(r["tx_replay_timeouts"] for r in llr_rows),
+                "flushes": sum(r["tx_flushes"] for r in llr_rows),
+                "peak": max((r["replay_buffer_peak"] for r in llr_rows), default=0),
+                # Wire bytes the shim (16 B a sequenced frame) and the control frames (60 B +
+                # 24 B preamble, FCS and gap) add, per byte of goodput; replays apart.
+                "overhead": (16 * frames + 84 * ctl) / data_bytes if data_bytes else 0,
+                "replay_share": replayed / frames if frames else 0,
+                "acks_per_frame": ctl / frames if frames else 0,
+            }
+
+        def assess(self):
+            for m in self.MODES:
+                for r in self.mode_runs(m):
+                    f = self.figures(r)
+                    self.log(f"{m} run {r['run']}: {f}")
+            for p in ("1e-3", "1e-2"):
+                lossy, llr = self.mode_runs(f"lossy-{p}"), self.mode_runs(f"llr-{p}")
+                if not lossy or not llr:
+                    continue
+                fl = [self.figures(r) for r in lossy]
+                fr = [self.figures(r) for r in llr]
+                self.check(all(x["impair"] > 0 for x in fl + fr),
+                           f"{p}: the links lost frames in both modes "
+                           f"({[x['impair'] for x in fl]} / {[x['impair'] for x in fr]})")
+                # A frame lost on the wire is replayed by the link; what the hosts still
+                # send again was dropped in a buffer (PFC frames are not replayed: a lost
+                # XOFF lets a burst overflow the peer's headroom).
+                bufd = [self.data_queue_drops(r) for r in llr]
+                self.check(all(x["retx"] == 0 or b > 0 for x, b in zip(fr, bufd)),
+                           f"llr-{p}: no frame lost on the wire was lost end to end (host "
+                           f"retransmissions {[x['retx'] for x in fr]} only after buffer "
+                           f"drops {bufd})")
+                self.observe(all(x["retx"] == 0 for x in fr),
+                             f"llr-{p}: no host retransmitted at all")
+                self.check(self.mean([x["retx"] for x in fr]) <
+                           self.mean([x["retx"] for x in fl]) / 5,
+                           f"{p}: LLR cuts the hosts' retransmissions by 5x or more")
+                self.check(all(x["retx"] > 0 for x in fl),
+                           f"lossy-{p}: the hosts went back N ({[x['retx'] for x in fl]} "
+                           "retransmissions)")
+                self.check(all(x["flushes"] == 0 for x in fr), f"llr-{p}: no FLUSH")
+                self.observe(self.mean([x["fct"] for x in fr]) < self.mean([x["fct"] for x in fl]),
+                             f"{p}: flows complete sooner with LLR")
+
+        def plots(self):
+            p = plt()
+            modes = [m for m in self.MODES if self.mode_runs(m)]
+            fig, ax = p.subplots(1, 2, figsize=(11, 4))
+            ax[0].bar(modes, [self.mean([self.figures(r)["fct"] for r in self.mode_runs(m)])
+                              for m in modes])
+            ax[0].set_ylabel("slowest flow completion (s)")
+            ax[0].set_title("completion time")
+            ax[1].bar(modes, [self.mean([self.figures(r)["retx"] for r in self.mode_runs(m)])
+                              for m in modes])
+            ax[1].set_ylabel("host retransmissions")
+            ax[1].set_title("end-to-end recovery")
+            for a in ax:
+                a.tick_params(axis="x", labelrotation=20)
+            fig.tight_layout()
+            fig.savefig(os.path.join(self.out, "llr.png"), dpi=100)
+            p.close(fig)
+
+        def report(self):
+            lines = self.report_header()
+            lines += ["## Results", "",
+                      "| mode | slowest FCT s | goodput Mb/s | lost on the wire | host retransmits"
+                      " | host timeouts | buffer drops | LLR replays | NACKs | replay timeouts | replay peak "
+                      "(frames) | shim + control overhead | replays per frame |",
+                      "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+            for m in self.MODES:
+                rs = self.mode_runs(m)
+                if not rs:
+                    continue
+                fs = [self.figures(r) for r in rs]
+
+                def col(k, fmt="{:.0f}"):
+                    return fmt.format(self.mean([f[k] for f in fs]))
+                lines.append(f"| {m} | {col('fct', '{:.3f}')} | "
+                             f"{self.mean([f['goodput'] for f in fs]) / 1e6:.1f} | {col('impair')} | "
+                             f"{col('retx')} | {col('timeouts')} | {col('buffer_drops')} | "
+                             f"{col('replayed')} | "
+                             f"{col('nacks')} | {col('replay_timeouts')} | {col('peak')} | "
+                             f"{self.mean([f['overhead'] for f in fs]) * 100:.2f} % | "
+                             f"{self.mean([f['replay_share'] for f in fs]):.3f} |")
+            lines += ["", "![llr](llr.png)"]
+            return "\n".join(lines + self.report_checks()) + "\n"
+
+    return Llr
