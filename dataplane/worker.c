@@ -103,29 +103,24 @@ rsw_dp_fini(void)
 	memset(rsw_sched, 0, sizeof(rsw_sched));
 }
 
-/* Routed frame k of its family: the frame m (burst index idx) and its lookup key. */
+/*
+ * Routed frame k of its family f: the frame m (burst index idx), its IP length and TC; the
+ * lookup key is the caller's.
+ */
 static __rte_always_inline void
-lookup_key4(struct rsw_burst *c, uint16_t k, struct rte_mbuf *m, uint8_t idx,
-	    const struct rte_ipv4_hdr *ip)
+fam_add(struct rsw_fam *f, uint16_t k, struct rte_mbuf *m, uint8_t idx, uint16_t l3_len, uint8_t tc)
 {
-	c->v4[k] = m;
-	c->v4_idx[k] = idx;
-	c->v4_ip[k] = rsw_ntohl(ip->dst_addr);
-}
-
-static __rte_always_inline void
-lookup_key6(struct rsw_burst *c, uint16_t k, struct rte_mbuf *m, uint8_t idx,
-	    const struct rte_ipv6_hdr *ip)
-{
-	c->v6[k] = m;
-	c->v6_idx[k] = idx;
-	memcpy(c->v6_ip[k], ip->dst_addr, 16);
+	f->m[k] = m;
+	f->idx[k] = idx;
+	f->l3_len[k] = l3_len;
+	f->tc[k] = tc;
 }
 
 /*
- * Pass 1 for a frame that is not the parse step's common case (or a CNP, or PCP trust): count a
- * CNP, classify it (and coalesce CNPs), punt ARP and ND, consume MAC Control, drop the rest.
- * @return its kind if it is to be looked up (RSW_PK_IPV4, RSW_PK_IPV6), else RSW_PK_DROP.
+ * Pass 1 for a frame that is not the parse step's common case (or under PCP trust), its record
+ * in info: count a CNP, classify it (and coalesce CNPs), punt ARP, ND and LLDP, consume MAC
+ * Control, drop the rest. @return its kind if it is to be looked up (RSW_PK_IPV4, RSW_PK_IPV6),
+ * else RSW_PK_DROP.
  */
 static __rte_noinline enum rsw_pkt_kind
 pass1_other(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rsw_tables *t,
@@ -133,8 +128,6 @@ pass1_other(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rsw_ta
 {
 	struct rsw_port_stats *ps = &st->port[in_port];
 
-	if (info->flags & RSW_PF_LAZY)
-		rsw_parse_fill(m, info); /* classify and CNP coalescing read the whole record */
 	if (unlikely(info->flags & RSW_PF_CNP)) {
 		ps->c[RSW_PC_cnp_rx]++;
 		c->has_cnp = 1;
@@ -173,58 +166,95 @@ pass1_other(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rsw_ta
 }
 
 /*
- * Pass 1 for frame i (m): parse, classify, and its lookup key (number *n4 or *n6 of its family).
- * The common case (the parse step's inline branch, DSCP trust, not a CNP) is classified by the
- * DSCP map alone; the rest takes pass1_other.
+ * Pass 1 for a frame with a parse record (not the parse step's common case, or PCP trust):
+ * pass1_other, then its place in its family. Out of line: the common case's loop keeps its
+ * registers.
+ */
+static __rte_noinline void
+pass1_record(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rsw_tables *t,
+	     uint16_t in_port, struct rte_mbuf *m, uint8_t i, enum rsw_pkt_kind kind)
+{
+	struct rsw_pkt_info *info = &c->info[i];
+	const uint8_t *l3;
+
+	c->rec |= 1u << i;
+	kind = pass1_other(c, st, t, in_port, m, info, kind);
+	if (kind == RSW_PK_DROP)
+		return;
+	l3 = rte_pktmbuf_mtod_offset(m, const uint8_t *, info->l3_off);
+	if (kind == RSW_PK_IPV4) {
+		c->v4_ip[c->f4.n] = rsw_ntohl(((const struct rte_ipv4_hdr *)l3)->dst_addr);
+		fam_add(&c->f4, c->f4.n++, m, i, info->l3_len, info->tc);
+	} else {
+		memcpy(c->v6_ip[c->f6.n], ((const struct rte_ipv6_hdr *)l3)->dst_addr, 16);
+		fam_add(&c->f6, c->f6.n++, m, i, info->l3_len, info->tc);
+	}
+}
+
+/*
+ * Pass 1 for frame i (m): parse, classify, and, for a routed frame, its place in its family
+ * with its lookup key (*n4, *n6: the families' counts so far). The common case (the parse
+ * step's inline branch, DSCP trust) writes no parse record: its IP length and the TC of its
+ * DSCP go to the family's arrays.
  */
 static __rte_always_inline void
 pass1_frame(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rsw_tables *t,
-	    uint16_t in_port, const uint8_t *dscp_tc, uint64_t mac48, const int lazy,
-	    struct rte_mbuf *m, uint16_t i, uint16_t *n4, uint16_t *n6)
+	    uint16_t in_port, uint64_t mac48, const uint8_t *dscp_tc, struct rte_mbuf *m,
+	    uint16_t i, uint16_t *n4, uint16_t *n6)
 {
-	struct rsw_pkt_info *info = &c->info[i];
 	enum rsw_pkt_kind kind;
 	const uint8_t *l3;
 
-	kind = rsw_parse_fast(m, mac48, &rsw_dp.ports[in_port].mac, info, &l3, lazy);
-	if (likely(l3 != NULL && dscp_tc != NULL && !(info->flags & RSW_PF_CNP))) {
-		info->tc = dscp_tc[info->dscp];
-	} else {
-		kind = pass1_other(c, st, t, in_port, m, info, kind);
-		if (kind == RSW_PK_DROP)
-			return;
-		if (l3 == NULL) {
-			/* Not the parse step's common case (l3 is set for one that is: a CNP, or
-			 * under PCP trust). */
-			c->slow = 1;
-			l3 = rte_pktmbuf_mtod_offset(m, const uint8_t *, info->l3_off);
-		}
+	kind = rsw_parse_fast(m, mac48, &rsw_dp.ports[in_port].mac, &c->info[i], &l3);
+	if (unlikely(l3 == NULL || dscp_tc == NULL)) {
+		if (l3 != NULL)
+			rsw_parse_fill(m, &c->info[i]); /* PCP trust: classify reads it */
+		c->f4.n = *n4;
+		c->f6.n = *n6;
+		pass1_record(c, st, t, in_port, m, (uint8_t)i, kind);
+		*n4 = c->f4.n;
+		*n6 = c->f6.n;
+		return;
 	}
-	if (kind == RSW_PK_IPV4)
-		lookup_key4(c, (*n4)++, m, (uint8_t)i, (const struct rte_ipv4_hdr *)l3);
-	else
-		lookup_key6(c, (*n6)++, m, (uint8_t)i, (const struct rte_ipv6_hdr *)l3);
+	if (kind == RSW_PK_IPV4) {
+		const struct rte_ipv4_hdr *ip = (const struct rte_ipv4_hdr *)l3;
+
+		c->v4_ip[*n4] = rsw_ntohl(ip->dst_addr);
+		fam_add(&c->f4, (*n4)++, m, (uint8_t)i, rsw_ntohs(ip->total_length),
+			dscp_tc[ip->type_of_service >> 2]);
+	} else {
+		const struct rte_ipv6_hdr *ip = (const struct rte_ipv6_hdr *)l3;
+
+		memcpy(c->v6_ip[*n6], ip->dst_addr, 16);
+		fam_add(&c->f6, (*n6)++, m, (uint8_t)i,
+			(uint16_t)(sizeof(*ip) + rsw_ntohs(ip->payload_len)),
+			dscp_tc[(rsw_ntohl(ip->vtc_flow) >> 22) & 0x3f]);
+	}
 }
 
-/* Pass 1 over the burst's n frames. @return their bytes. */
+/* Pass 1 over the burst's n frames (pass1_frame). @return their bytes. */
 static __rte_always_inline uint64_t
 pass1(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rsw_tables *t, uint16_t in_port,
-      const uint8_t *dscp_tc, uint64_t mac48, const int lazy, struct rte_mbuf **pkts, uint16_t n,
-      uint16_t *n4, uint16_t *n6)
+      uint64_t mac48, struct rte_mbuf **pkts, uint16_t n)
 {
+	const uint8_t *dscp_tc = c->dscp_tc;
 	uint64_t rx_bytes = 0;
-	uint16_t i;
+	uint16_t i, n4 = 0, n6 = 0;
 
+	for (i = 0; i < RSW_PREFETCH_OFFSET && i < n; i++)
+		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
 	/* The prefetch of frame i + 3 without a branch per frame, then the last three. */
 	for (i = 0; i + RSW_PREFETCH_OFFSET < n; i++) {
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i + RSW_PREFETCH_OFFSET], void *));
 		rx_bytes += rte_pktmbuf_pkt_len(pkts[i]);
-		pass1_frame(c, st, t, in_port, dscp_tc, mac48, lazy, pkts[i], i, n4, n6);
+		pass1_frame(c, st, t, in_port, mac48, dscp_tc, pkts[i], i, &n4, &n6);
 	}
 	for (; i < n; i++) {
 		rx_bytes += rte_pktmbuf_pkt_len(pkts[i]);
-		pass1_frame(c, st, t, in_port, dscp_tc, mac48, lazy, pkts[i], i, n4, n6);
+		pass1_frame(c, st, t, in_port, mac48, dscp_tc, pkts[i], i, &n4, &n6);
 	}
+	c->f4.n = n4;
+	c->f6.n = n6;
 	return rx_bytes;
 }
 
@@ -233,19 +263,16 @@ rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf 
 {
 	const struct rsw_tables *t = __atomic_load_n(&rsw_fib_main.tables, __ATOMIC_ACQUIRE);
 	const uint64_t mac48 = rsw_mac48(&rsw_dp.ports[in_port].mac);
-	const uint8_t *dscp_tc; /* DSCP → TC, when the tables trust DSCP */
-	int lazy;
 	struct rsw_port_stats *ps = &st->port[in_port];
 	struct rsw_burst c;
 	uint64_t rx_bytes = 0;
-	uint16_t i, sent, n4 = 0, n6 = 0; /* routed IPv4 and IPv6 frames (c.v4, c.v6) */
+	uint16_t i, sent;
 
 	c.n_punt = c.n_err = c.n_freed = c.n_slots = 0;
 	rsw_stage_init(&c, rsw_dp.n_ports);
-	memset(c.slot_of, 0xff, sizeof(c.slot_of[0]) * rsw_dp.n_ports * RSW_N_TC);
 	c.used_add = 0;
 	c.has_cnp = 0;
-	c.slow = 0;
+	c.rec = 0;
 	c.buf_room = 0;
 	c.fast_tcs = 0;
 	memset(c.pg_owner, 0xff, sizeof(c.pg_owner));
@@ -269,43 +296,36 @@ rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf 
 	}
 
 	/* Pass 1: parse, classify, gather lookup keys. */
-	dscp_tc = t != NULL && t->trust != RSW_TRUST_PCP ? t->dscp_to_tc : NULL;
-	/* Where no group hashes, the common case's records go without their L4 part. */
-	lazy = t == NULL || !t->lb_hash_batch;
-	for (i = 0; i < RSW_PREFETCH_OFFSET && i < n; i++)
-		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
-	/* lazy a constant of each copy of the loops. */
-	if (lazy)
-		rx_bytes = pass1(&c, st, t, in_port, dscp_tc, mac48, 1, pkts, n, &n4, &n6);
-	else
-		rx_bytes = pass1(&c, st, t, in_port, dscp_tc, mac48, 0, pkts, n, &n4, &n6);
+	c.dscp_tc = t != NULL && t->trust != RSW_TRUST_PCP ? t->dscp_to_tc : NULL;
+	rx_bytes = pass1(&c, st, t, in_port, mac48, pkts, n);
 	ps->c[RSW_PC_rx_packets] += n;
 	ps->c[RSW_PC_rx_bytes] += rx_bytes;
 	c.rx_bytes = rx_bytes;
 
 	/* Pass 2: one bulk lookup per family, then act on each result. */
 	if (unlikely(t == NULL)) {
-		for (i = 0; i < n4; i++)
-			rsw_burst_drop(&c, st, in_port, c.v4[i], RSW_PC_no_route);
-		for (i = 0; i < n6; i++)
-			rsw_burst_drop(&c, st, in_port, c.v6[i], RSW_PC_no_route);
-		n4 = n6 = 0;
+		for (i = 0; i < c.f4.n; i++)
+			rsw_burst_drop(&c, st, in_port, c.f4.m[i], RSW_PC_no_route);
+		for (i = 0; i < c.f6.n; i++)
+			rsw_burst_drop(&c, st, in_port, c.f6.m[i], RSW_PC_no_route);
+		c.f4.n = c.f6.n = 0;
 	}
-	if (n4 > 0) {
-		rte_fib_lookup_bulk(t->fib4, c.v4_ip, c.v4_nh, n4);
+	if (c.f4.n > 0) {
+		rte_fib_lookup_bulk(t->fib4, c.v4_ip, c.f4.nh, c.f4.n);
 		if (t->lb_hash_batch)
-			rsw_lb_hash_burst(t, c.v4, c.info, c.v4_idx, c.v4_nh, n4, c.hash);
-		rsw_resolve_burst(&c, st, t, in_port, c.v4, c.v4_idx, c.v4_nh, n4, RSW_PK_IPV4);
+			rsw_lb_hash_burst(t, &c.f4, c.info, c.rec, RSW_PK_IPV4);
+		rsw_resolve_burst(&c, st, t, in_port, &c.f4, RSW_PK_IPV4);
 	}
-	if (n6 > 0) {
+	if (c.f6.n > 0) {
 #if RTE_VERSION >= RTE_VERSION_NUM(24, 11, 0, 0)
-		rte_fib6_lookup_bulk(t->fib6, (const struct rte_ipv6_addr *)c.v6_ip, c.v6_nh, n6);
+		rte_fib6_lookup_bulk(t->fib6, (const struct rte_ipv6_addr *)c.v6_ip, c.f6.nh,
+				     c.f6.n);
 #else
-		rte_fib6_lookup_bulk(t->fib6, c.v6_ip, c.v6_nh, n6);
+		rte_fib6_lookup_bulk(t->fib6, c.v6_ip, c.f6.nh, c.f6.n);
 #endif
 		if (t->lb_hash_batch)
-			rsw_lb_hash_burst(t, c.v6, c.info, c.v6_idx, c.v6_nh, n6, c.hash);
-		rsw_resolve_burst(&c, st, t, in_port, c.v6, c.v6_idx, c.v6_nh, n6, RSW_PK_IPV6);
+			rsw_lb_hash_burst(t, &c.f6, c.info, c.rec, RSW_PK_IPV6);
+		rsw_resolve_burst(&c, st, t, in_port, &c.f6, RSW_PK_IPV6);
 	}
 
 	rsw_stage_done(&c, rsw_dp.n_ports);

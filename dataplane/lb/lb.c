@@ -29,14 +29,6 @@ uint32_t
 rsw_lb_hash_parsed(const struct rsw_lb_sel *s, const struct rte_mbuf *m,
 		   const struct rsw_pkt_info *info)
 {
-	struct rsw_pkt_info full;
-
-	if (info->flags & RSW_PF_LAZY) {
-		/* The parse step left the L4 part out (no group of the tables hashes). */
-		full = *info;
-		rsw_parse_fill(m, &full);
-		info = &full;
-	}
 	return rsw_lb_hash_info(s, m, info);
 }
 

@@ -22,6 +22,7 @@
 #include <rte_mbuf.h>
 #include <rte_thash.h>
 
+#include "rsw_burst.h"
 #include "rsw_fib.h"
 #include "rsw_lb_state.h"
 #include "rsw_parse.h"
@@ -110,6 +111,32 @@ rsw_lb_addr_greater(uint64_t a0, uint64_t a1, uint64_t b0, uint64_t b1, size_t l
 }
 
 /*
+ * CRC32C steps of the flow hash: rte_hash_crc_8byte and rte_hash_crc_4byte's values. Where the
+ * compiler targets SSE4.2 (-march=corei7 and later) the instruction itself, which the compiler
+ * can schedule: DPDK's functions test their algorithm variable before each step and wrap the
+ * instruction in asm volatile (docs/perf.md).
+ */
+static __rte_always_inline uint32_t
+rsw_lb_crc8(uint64_t data, uint32_t h)
+{
+#if defined(RTE_ARCH_X86_64) && defined(__SSE4_2__)
+	return (uint32_t)__builtin_ia32_crc32di(h, data);
+#else
+	return rte_hash_crc_8byte(data, h);
+#endif
+}
+
+static __rte_always_inline uint32_t
+rsw_lb_crc4(uint32_t data, uint32_t h)
+{
+#if defined(RTE_ARCH_X86_64) && defined(__SSE4_2__)
+	return __builtin_ia32_crc32si(h, data);
+#else
+	return rte_hash_crc_4byte(data, h);
+#endif
+}
+
+/*
  * The flow hash of tuple k under the settings s (symmetric mode gives both directions of a
  * flow the same hash). The input is a fixed layout of 44 bytes, so CRC32 and Toeplitz see the
  * same bytes: source address (16; IPv4 in the first 4, the rest 0), destination address (16),
@@ -148,12 +175,12 @@ rsw_lb_hash_sel(const struct rsw_lb_sel *s, const struct rsw_lb_tuple *k)
 		return rsw_lb_mix32(rte_softrss(w, RTE_DIM(w), s->rss_key) ^ s->seed);
 	}
 	/* rte_hash_crc over the 44 bytes: five 8-byte steps, then 4 bytes. */
-	h = rte_hash_crc_8byte(s0, s->seed);
-	h = rte_hash_crc_8byte(s1, h);
-	h = rte_hash_crc_8byte(d0, h);
-	h = rte_hash_crc_8byte(d1, h);
-	h = rte_hash_crc_8byte(x, h);
-	h = rte_hash_crc_4byte(flow, h);
+	h = rsw_lb_crc8(s0, s->seed);
+	h = rsw_lb_crc8(s1, h);
+	h = rsw_lb_crc8(d0, h);
+	h = rsw_lb_crc8(d1, h);
+	h = rsw_lb_crc8(x, h);
+	h = rsw_lb_crc4(flow, h);
 	return rsw_lb_mix32(h ^ s->seed);
 }
 
@@ -188,10 +215,7 @@ rsw_lb_tuple_ip6(struct rsw_lb_tuple *k, const struct rte_ipv6_hdr *ip)
 	memcpy(&k->d1, ip->dst_addr + 8, 8);
 }
 
-/**
- * rsw_lb_hash_parsed inline: the tuple from the parse record info of m, a whole one (not
- * RSW_PF_LAZY: the parse step fills it whole where a group hashes, lb_hash_batch).
- */
+/** rsw_lb_hash_parsed inline: the tuple from the parse record info of m. */
 static __rte_always_inline uint32_t
 rsw_lb_hash_info(const struct rsw_lb_sel *s, const struct rte_mbuf *m,
 		 const struct rsw_pkt_info *info)
@@ -215,26 +239,98 @@ rsw_lb_hash_info(const struct rsw_lb_sel *s, const struct rte_mbuf *m,
 	return rsw_lb_hash_sel(s, &k);
 }
 
+/*
+ * The L4 part of a tuple from the header at l4 (avail bytes of IP payload) of protocol proto,
+ * for a frame of the parse step's common case (its UDP header and, on the RoCEv2 port, its BTH
+ * are whole): what rsw_parse_l4 records of it.
+ */
+static __rte_always_inline void
+rsw_lb_tuple_l4(struct rsw_lb_tuple *k, const uint8_t *l4, uint32_t avail, uint8_t proto)
+{
+	uint32_t w;
+
+	if (proto == IPPROTO_UDP) {
+		memcpy(&w, l4, 4);
+		w = rsw_ntohl(w); /* source port high, destination port low */
+		k->sport = (uint16_t)(w >> 16);
+		k->dport = (uint16_t)w;
+		if (k->dport == RSW_UDP_PORT_ROCEV2) {
+			memcpy(&w, l4 + sizeof(struct rte_udp_hdr) + 4, 4); /* reserved, dest QP */
+			k->qp = rsw_ntohl(w) & 0xffffff;
+		}
+		k->uet = k->dport == RSW_UDP_PORT_UET;
+	} else if ((proto == IPPROTO_TCP || proto == IPPROTO_SCTP) && avail >= 4) {
+		memcpy(&w, l4, 4);
+		w = rsw_ntohl(w);
+		k->sport = (uint16_t)(w >> 16);
+		k->dport = (uint16_t)w;
+	}
+}
+
 /**
- * Step 5, the flow hashes of a burst: for each of the n frames of one bulk lookup (m[k], burst
- * index idx[k], FIB result nh[k]) whose result is a group of two or more members, its
- * rsw_lb_hash into hash[idx[k]] (info: the burst's parse records). In a loop of their own,
- * where the CRC chains of different frames overlap; inside resolve each waited on the one
+ * rsw_lb_hash of a frame of the parse step's common case (no parse record) from its IPv4
+ * header ip, under the settings s: the same value (test_lb and the fuzzer check).
+ */
+static __rte_always_inline uint32_t
+rsw_lb_hash_hdr4(const struct rsw_lb_sel *s, const struct rte_ipv4_hdr *ip)
+{
+	struct rsw_lb_tuple k = {.proto = ip->next_proto_id};
+
+	rsw_lb_tuple_ip4(&k, ip);
+	if (!(ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_MF_FLAG | RTE_IPV4_HDR_OFFSET_MASK)))
+		rsw_lb_tuple_l4(&k, (const uint8_t *)(ip + 1),
+				rsw_ntohs(ip->total_length) - (uint32_t)sizeof(*ip),
+				ip->next_proto_id);
+	return rsw_lb_hash_sel(s, &k);
+}
+
+/** rsw_lb_hash_hdr4 for an IPv6 header. */
+static __rte_always_inline uint32_t
+rsw_lb_hash_hdr6(const struct rsw_lb_sel *s, const struct rte_ipv6_hdr *ip)
+{
+	struct rsw_lb_tuple k = {
+		.flow = rsw_ntohl(ip->vtc_flow) & 0xfffff,
+		.proto = ip->proto,
+	};
+
+	rsw_lb_tuple_ip6(&k, ip);
+	rsw_lb_tuple_l4(&k, (const uint8_t *)(ip + 1), rsw_ntohs(ip->payload_len), ip->proto);
+	return rsw_lb_hash_sel(s, &k);
+}
+
+/**
+ * Step 5, the flow hashes of a burst: for each frame k of the family f (kind: RSW_PK_IPV4 or
+ * RSW_PK_IPV6) looked up together whose result is a group of two or more members, its
+ * rsw_lb_hash into f->hash[k]: from its parse record (info, by burst index, where rec has the
+ * bit) or, for a frame of the parse step's common case, from its header. In a loop of their
+ * own, where the CRC chains of different frames overlap; inside resolve each waited on the one
  * before. Plain routes and connected hosts are not hashed.
  */
 static __rte_always_inline void
-rsw_lb_hash_burst(const struct rsw_tables *t, struct rte_mbuf *const *m,
-		  const struct rsw_pkt_info *info, const uint8_t *idx, const uint64_t *nh,
-		  uint16_t n, uint32_t *hash)
+rsw_lb_hash_burst(const struct rsw_tables *t, struct rsw_fam *f, const struct rsw_pkt_info *info,
+		  uint32_t rec, const uint8_t kind)
 {
 	const struct rsw_result *res = t->results;
 	struct rsw_lb_sel s;
-	uint16_t k;
+	const uint8_t *l3;
+	uint16_t k, n = f->n;
+	uint8_t idx;
 
 	rsw_lb_sel_init(&s, t);
-	for (k = 0; k < n; k++)
-		if (rsw_result_multi(&res[nh[k]]))
-			hash[idx[k]] = rsw_lb_hash_info(&s, m[k], &info[idx[k]]);
+	for (k = 0; k < n; k++) {
+		if (likely(!rsw_result_multi(&res[f->nh[k]])))
+			continue;
+		idx = f->idx[k];
+		if (unlikely((rec >> idx) & 1)) {
+			f->hash[k] = rsw_lb_hash_info(&s, f->m[k], &info[idx]);
+			continue;
+		}
+		l3 = rte_pktmbuf_mtod_offset(f->m[k], const uint8_t *, RTE_ETHER_HDR_LEN);
+		if (kind == RSW_PK_IPV4)
+			f->hash[k] = rsw_lb_hash_hdr4(&s, (const struct rte_ipv4_hdr *)l3);
+		else
+			f->hash[k] = rsw_lb_hash_hdr6(&s, (const struct rte_ipv6_hdr *)l3);
+	}
 }
 
 /*

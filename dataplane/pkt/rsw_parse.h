@@ -73,14 +73,6 @@ extern bool rsw_parse_lldp;
 #define RSW_PF_FRAG  (1u << 4) /* IPv4 fragment */
 #define RSW_PF_BCAST (1u << 5) /* broadcast destination */
 /*
- * The parse step's common case for IPv4 (rsw_parse_fast) left the L4 part of the record out:
- * sport, dport, qp and the flags RSW_PF_L4, RSW_PF_BTH and RSW_PF_UET are not filled in (its
- * checks were made, and RSW_PF_CNP is set). rsw_parse_fill completes it, for the steps that
- * read them (the flow hash, CNP coalescing, the frames pass 1 does not classify by DSCP).
- */
-#define RSW_PF_LAZY (1u << 6)
-
-/*
  * Per-packet parse result, kept in a burst-wide array (not in the mbuf).
  * Hot fields first.
  */
@@ -293,37 +285,73 @@ rsw_check_l4(const uint8_t *l4, uint32_t avail, uint8_t proto, uint8_t *flags)
 	return 0;
 }
 
-/**
- * Complete a record rsw_parse_fast left without its L4 part (RSW_PF_LAZY, an IPv4 header of 20
- * bytes at info->l3_off): then it is rsw_parse's, field for field.
+/*
+ * The parse step's common case, checked: an untagged IPv4 frame without options or IPv6 frame
+ * (its header ip at RTE_ETHER_HDR_LEN, tot bytes of it in the frame, TTL / hop limit above 1),
+ * with rsw_check_l4's checks passed and no CNP. The frames of the common case get no parse
+ * record in pass 1: the steps after it read what they need from the burst's per-family arrays
+ * (struct rsw_fam) or the header, and rsw_parse_fill makes the record of one that needs it.
  */
-static __rte_always_inline void
+
+/**
+ * The parse record of a frame whose common case rsw_parse_fast took (the family from its
+ * EtherType, the header at RTE_ETHER_HDR_LEN): rsw_parse's, field for field (the fuzzer
+ * checks). After the rewrite, the same but for the TTL / hop limit, one less.
+ */
+static inline void
 rsw_parse_fill(const struct rte_mbuf *m, struct rsw_pkt_info *info)
 {
-	const uint8_t *l4 = rte_pktmbuf_mtod_offset(m, const uint8_t *,
-						    info->l3_off + sizeof(struct rte_ipv4_hdr));
-	uint8_t flags = (uint8_t)(info->flags & ~RSW_PF_LAZY);
+	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+	uint16_t type;
+	uint8_t flags = 0;
 
-	memset(&info->sport, 0, sizeof(*info) - offsetof(struct rsw_pkt_info, sport));
-	if (!(flags & RSW_PF_FRAG))
-		(void)rsw_parse_l4(l4, info->l3_len - (uint32_t)sizeof(struct rte_ipv4_hdr),
-				   info->proto, info, &flags);
+	memset(info, 0, sizeof(*info));
+	memcpy(&type, p + 12, 2);
+	info->l3_off = RTE_ETHER_HDR_LEN;
+	if (type == RTE_BE16(RTE_ETHER_TYPE_IPV4)) {
+		const struct rte_ipv4_hdr *ip =
+			(const struct rte_ipv4_hdr *)(p + RTE_ETHER_HDR_LEN);
+		uint32_t tot = rsw_ntohs(ip->total_length);
+
+		info->kind = RSW_PK_IPV4;
+		info->l3_len = (uint16_t)tot;
+		info->dscp = ip->type_of_service >> 2;
+		info->proto = ip->next_proto_id;
+		info->ttl = ip->time_to_live;
+		if (ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_MF_FLAG | RTE_IPV4_HDR_OFFSET_MASK))
+			flags = RSW_PF_FRAG;
+		else
+			(void)rsw_parse_l4((const uint8_t *)ip + sizeof(*ip),
+					   tot - (uint32_t)sizeof(*ip), ip->next_proto_id, info,
+					   &flags);
+	} else {
+		const struct rte_ipv6_hdr *ip =
+			(const struct rte_ipv6_hdr *)(p + RTE_ETHER_HDR_LEN);
+		uint32_t vtc = rsw_ntohl(ip->vtc_flow);
+		uint32_t tot = sizeof(*ip) + rsw_ntohs(ip->payload_len);
+
+		info->kind = RSW_PK_IPV6;
+		info->l3_len = (uint16_t)tot;
+		info->dscp = (vtc >> 22) & 0x3f;
+		info->flow = vtc & 0xfffff;
+		info->proto = ip->proto;
+		info->ttl = ip->hop_limits;
+		(void)rsw_parse_l4((const uint8_t *)ip + sizeof(*ip), tot - (uint32_t)sizeof(*ip),
+				   ip->proto, info, &flags);
+	}
 	info->flags = flags;
 }
 
 /**
- * rsw_parse, with the common case inline: an untagged IPv4 (no options) or IPv6 frame to the
- * port's MAC (mac48 = rsw_mac48(port_mac)) with a TTL or hop limit above 1 that parses cleanly;
- * *l3 is then its IP header (at RTE_ETHER_HDR_LEN: a burst of such frames is resolved with the
- * offset a constant and no TTL check, rsw_resolve_burst). With lazy set, an IPv4 frame's record
- * is left without its L4 part (RSW_PF_LAZY: for tables where no group hashes, so that only the
- * frames pass 1 does not classify by DSCP need it).
- * Anything else, including every frame to be dropped, goes to rsw_parse (and *l3 is NULL).
- * The result is rsw_parse's, field for field (the fuzzer checks).
+ * rsw_parse, with the common case inline (see above) for a frame to the port's MAC (mac48 =
+ * rsw_mac48(port_mac)): then *l3 is its IP header, the return its kind (RSW_PK_IPV4 or
+ * RSW_PK_IPV6), and info is not written (rsw_parse_fill makes the record). Anything else,
+ * including every frame to be dropped and every CNP, goes to rsw_parse, which fills info (and
+ * *l3 is NULL).
  */
 static __rte_always_inline enum rsw_pkt_kind
 rsw_parse_fast(const struct rte_mbuf *m, uint64_t mac48, const struct rte_ether_addr *port_mac,
-	       struct rsw_pkt_info *info, const uint8_t **l3, int lazy)
+	       struct rsw_pkt_info *info, const uint8_t **l3)
 {
 	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
 	uint32_t len = rte_pktmbuf_data_len(m);
@@ -353,35 +381,15 @@ rsw_parse_fast(const struct rte_mbuf *m, uint64_t mac48, const struct rte_ether_
 		    unlikely((m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_BAD) ||
 			     !rsw_ipv4_cksum_ok20(ip)))
 			return rsw_parse(m, port_mac, info);
-		if (lazy) {
-			/* The record's first half (the L4 part is rsw_parse_fill's: RSW_PF_LAZY). */
-			flags = RSW_PF_LAZY;
-			if (ip->fragment_offset &
-			    RTE_BE16(RTE_IPV4_HDR_MF_FLAG | RTE_IPV4_HDR_OFFSET_MASK))
-				flags |= RSW_PF_FRAG;
-			else if (unlikely(rsw_check_l4((const uint8_t *)ip + sizeof(*ip),
-						       tot - (uint32_t)sizeof(*ip),
-						       ip->next_proto_id, &flags) != 0))
-				return rsw_parse(m, port_mac, info);
-			memset(info, 0, offsetof(struct rsw_pkt_info, sport));
-		} else {
-			memset(info, 0, sizeof(*info));
-			if (ip->fragment_offset &
-			    RTE_BE16(RTE_IPV4_HDR_MF_FLAG | RTE_IPV4_HDR_OFFSET_MASK))
-				flags = RSW_PF_FRAG;
-			else if (unlikely(rsw_parse_l4((const uint8_t *)ip + sizeof(*ip),
-						       tot - (uint32_t)sizeof(*ip),
-						       ip->next_proto_id, info, &flags) != 0))
-				return rsw_parse(m, port_mac, info);
-		}
-		info->l3_off = RTE_ETHER_HDR_LEN;
-		info->l3_len = (uint16_t)tot;
-		info->dscp = ip->type_of_service >> 2;
-		info->proto = ip->next_proto_id;
-		info->ttl = ip->time_to_live;
-		info->flags = flags;
+		if (!(ip->fragment_offset &
+		      RTE_BE16(RTE_IPV4_HDR_MF_FLAG | RTE_IPV4_HDR_OFFSET_MASK)) &&
+		    unlikely(rsw_check_l4((const uint8_t *)ip + sizeof(*ip),
+					  tot - (uint32_t)sizeof(*ip), ip->next_proto_id,
+					  &flags) != 0 ||
+			     flags != 0))
+			return rsw_parse(m, port_mac, info); /* cut short, or a CNP */
 		*l3 = (const uint8_t *)ip;
-		return info->kind = RSW_PK_IPV4;
+		return RSW_PK_IPV4;
 	}
 	memcpy(&type, p + 12, 2);
 	if (type == RTE_BE16(RTE_ETHER_TYPE_IPV6) && avail >= sizeof(struct rte_ipv6_hdr)) {
@@ -392,36 +400,28 @@ rsw_parse_fast(const struct rte_mbuf *m, uint64_t mac48, const struct rte_ether_
 		tot = sizeof(*ip) + rsw_ntohs(ip->payload_len);
 		if (unlikely((vtc >> 28) != 6 || tot > avail || ip->hop_limits <= 1))
 			return rsw_parse(m, port_mac, info);
-		memset(info, 0, sizeof(*info));
-		info->l3_off = RTE_ETHER_HDR_LEN;
-		info->l3_len = (uint16_t)tot;
-		info->dscp = (vtc >> 22) & 0x3f;
-		info->flow = vtc & 0xfffff;
-		info->proto = ip->proto;
-		info->ttl = ip->hop_limits;
-		if (unlikely(rsw_parse_l4((const uint8_t *)ip + sizeof(*ip),
-					  tot - (uint32_t)sizeof(*ip), ip->proto, info,
-					  &flags) != 0))
+		if (unlikely(rsw_check_l4((const uint8_t *)ip + sizeof(*ip),
+					  tot - (uint32_t)sizeof(*ip), ip->proto, &flags) != 0 ||
+			     flags != 0))
 			return rsw_parse(m, port_mac, info);
-		info->flags = flags;
 		*l3 = (const uint8_t *)ip;
-		return info->kind = RSW_PK_IPV6;
+		return RSW_PK_IPV6;
 	}
 	return rsw_parse(m, port_mac, info);
 }
 
 /**
- * rsw_parse_fast (lazy) with the port's MAC loaded here, its record completed (tests, the
- * fuzzer).
+ * rsw_parse_fast with the port's MAC loaded here and the record of a common-case frame made
+ * (rsw_parse_fill): rsw_parse's result and record (tests, the fuzzer).
  */
 static __rte_always_inline enum rsw_pkt_kind
 rsw_parse_inline(const struct rte_mbuf *m, const struct rte_ether_addr *port_mac,
 		 struct rsw_pkt_info *info)
 {
 	const uint8_t *l3;
-	enum rsw_pkt_kind k = rsw_parse_fast(m, rsw_mac48(port_mac), port_mac, info, &l3, 1);
+	enum rsw_pkt_kind k = rsw_parse_fast(m, rsw_mac48(port_mac), port_mac, info, &l3);
 
-	if (info->flags & RSW_PF_LAZY)
+	if (l3 != NULL)
 		rsw_parse_fill(m, info);
 	return k;
 }

@@ -265,7 +265,7 @@ burst_fits(const struct rsw_qos_params *qp, uint16_t in_port, uint8_t tcs,
 static inline bool
 stage_fits(const struct rsw_qos_params *qp, const struct rsw_stage *sg, uint16_t p)
 {
-	uint8_t tcs = rsw_stage_tcs(sg, p);
+	uint8_t tcs = sg->tcs[p];
 	unsigned int tc;
 
 	for (; tcs != 0; tcs &= (uint8_t)(tcs - 1)) {
@@ -289,14 +289,15 @@ rsw_mmu_admit_burst(struct rsw_burst *c, struct rsw_lcore_stats *st,
 
 	if (likely(rsw_dp.admit_burst)) {
 		for (ports = c->staged; ports != 0; ports &= ports - 1) {
+			uint8_t ptcs;
+
 			p = (uint16_t)__builtin_ctz(ports);
-			for (tc = 0; tc < RSW_N_TC; tc++)
+			bytes += sg->bytes[p];
+			tcs |= sg->tcs[p];
+			for (ptcs = sg->tcs[p]; ptcs != 0; ptcs &= (uint8_t)(ptcs - 1)) {
+				tc = (unsigned int)__builtin_ctz(ptcs);
 				tc_bytes[tc] += rsw_stage_bytes(sg->tc[p][tc]);
-		}
-		for (tc = 0; tc < RSW_N_TC; tc++) {
-			bytes += tc_bytes[tc];
-			tcs |= (uint8_t)((tc_bytes[tc] != 0)
-					 << tc); /* a frame has 14 bytes or more */
+			}
 		}
 		if (likely(burst_fits(qp, in_port, tcs, tc_bytes, bytes)))
 			for (ports = c->staged; ports != 0; ports &= ports - 1) {
@@ -307,8 +308,12 @@ rsw_mmu_admit_burst(struct rsw_burst *c, struct rsw_lcore_stats *st,
 	}
 	for (ports = c->staged & ~whole; ports != 0; ports &= ports - 1) {
 		p = (uint16_t)__builtin_ctz(ports);
-		for (k = 0; k < sg->n[p]; k++)
+		for (k = 0; k < sg->n[p]; k++) {
+			/* The slots' steps read the frame's record: made for a frame of the parse
+			 * step's common case here. */
+			(void)rsw_burst_record(c, sg->idx[p][k], sg->m[p][k]);
 			rsw_mmu_admit(c, st, qp, in_port, p, sg->m[p][k], sg->idx[p][k]);
+		}
 	}
 	return whole;
 }

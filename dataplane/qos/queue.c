@@ -22,8 +22,8 @@ rsw_queue_open(const struct rsw_burst *c, uint16_t p)
 {
 	const struct rsw_qos_port *qport = &rsw_qos.port[p];
 	const struct rsw_stage *sg = &c->stage;
-	uint64_t storm, bytes = 0;
-	uint8_t tcs = rsw_stage_tcs(sg, p), stormy = 0;
+	uint64_t storm;
+	uint8_t tcs = sg->tcs[p], stormy = 0;
 	unsigned int tc;
 
 	if (!rsw_dp.cut_through || rsw_dp.ports[p].owner != rte_lcore_id() || !rsw_port_idle(p))
@@ -37,10 +37,8 @@ rsw_queue_open(const struct rsw_burst *c, uint16_t p)
 	if (qport->speed_bps) {
 		struct rsw_port_sched *ps = &rsw_sched[p];
 
-		for (; tcs != 0; tcs &= (uint8_t)(tcs - 1))
-			bytes += rsw_stage_bytes(sg->tc[p][__builtin_ctz(tcs)]);
 		rsw_shaper_refill(ps, qport->speed_bps, rsw_dp.ports[p].mtu, c->now);
-		if (ps->tokens_milli < rsw_wire_milli(bytes, sg->n[p]))
+		if (ps->tokens_milli < rsw_wire_milli(sg->bytes[p], sg->n[p]))
 			return false;
 	}
 	return true;
@@ -53,15 +51,15 @@ rsw_queue_tx_staged(struct rsw_burst *c, struct rsw_lcore_stats *st, uint32_t po
 	uint16_t p, n_tx = 0;
 
 	for (; ports != 0; ports &= ports - 1) {
-		uint64_t bytes = 0, w;
+		uint64_t bytes, w;
 		uint8_t tcs;
 		unsigned int tc;
 
 		p = (uint16_t)__builtin_ctz(ports);
-		for (tcs = rsw_stage_tcs(sg, p); tcs != 0; tcs &= (uint8_t)(tcs - 1)) {
+		bytes = sg->bytes[p];
+		for (tcs = sg->tcs[p]; tcs != 0; tcs &= (uint8_t)(tcs - 1)) {
 			tc = (unsigned int)__builtin_ctz(tcs);
 			w = sg->tc[p][tc];
-			bytes += rsw_stage_bytes(w);
 			rsw_count_cut_through(st, p, (uint8_t)tc, (uint32_t)w, rsw_stage_bytes(w));
 		}
 		if (rsw_qos.port[p].speed_bps)

@@ -14,6 +14,7 @@
 #define RSW_MMU_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include <rte_branch_prediction.h>
 #include <rte_mbuf.h>
@@ -50,11 +51,17 @@ rsw_mmu_slot(struct rsw_burst *c, const struct rsw_qos_params *qp, uint16_t in_p
 {
 	const struct rsw_qos_port *qport = &rsw_qos.port[out];
 	uint64_t q;
-	uint8_t k = c->slot_of[out * RSW_N_TC + tc];
+	uint8_t k;
 	struct rsw_out_slot *sl;
 
-	if (k != 0xff)
-		return &c->slots[k];
+	if (unlikely(c->n_slots == 0)) {
+		/* The burst's first slot: the map made now (most bursts need none). */
+		memset(c->slot_of, 0xff, sizeof(c->slot_of[0]) * rsw_dp.n_ports * RSW_N_TC);
+	} else {
+		k = c->slot_of[out * RSW_N_TC + tc];
+		if (k != 0xff)
+			return &c->slots[k];
+	}
 	k = (uint8_t)c->n_slots++;
 	c->slot_of[out * RSW_N_TC + tc] = k;
 	sl = &c->slots[k];

@@ -37,54 +37,38 @@ rsw_count_cut_through(struct rsw_lcore_stats *st, uint16_t p, uint8_t tc, uint32
 }
 
 /**
- * Step 8, stage: frame m (burst index idx, its TC in c->info[idx]) leaves by egress port out, in
- * the order staged (a CNP is not staged: resolve admits it alone).
+ * Step 8, stage: frame m (burst index idx, TC tc, len bytes) leaves by egress port out, in the
+ * order staged (a CNP is not staged: resolve admits it alone).
  */
 static __rte_always_inline void
-rsw_stage(struct rsw_burst *c, uint16_t out, struct rte_mbuf *m, uint8_t idx)
+rsw_stage(struct rsw_burst *c, uint16_t out, struct rte_mbuf *m, uint8_t idx, uint8_t tc,
+	  uint32_t len)
 {
 	struct rsw_stage *sg = &c->stage;
 	uint8_t k = sg->n[out]++;
 
 	sg->m[out][k] = m;
 	sg->idx[out][k] = idx;
-	sg->tc[out][c->info[idx].tc] += (uint64_t)rte_pktmbuf_pkt_len(m) << 32 | 1;
-}
-
-/** Clear the staging of the burst's n_ports ports (rsw_dp.n_ports): before resolve. */
-static inline void
-rsw_stage_init(struct rsw_burst *c, uint16_t n_ports)
-{
-	c->staged = 0;
-	memset(c->stage.n, 0, sizeof(c->stage.n[0]) * n_ports);
-	memset(c->stage.tc, 0, sizeof(c->stage.tc[0]) * n_ports);
+	sg->tc[out][tc] += (uint64_t)len << 32 | 1;
 }
 
 /**
- * The burst's staged ports (c->staged, bit p: stage.n[p] > 0), once resolve is done: one pass
- * over the ports per burst, not a store per frame.
+ * Clear the staging of the burst's n_ports ports (rsw_dp.n_ports): before resolve. Inline
+ * stores of known sizes, not a call to memset per array.
  */
 static inline void
-rsw_stage_done(struct rsw_burst *c, uint16_t n_ports)
+rsw_stage_init(struct rsw_burst *c, uint16_t n_ports)
 {
-	uint32_t staged = 0;
 	uint16_t p;
 
-	for (p = 0; p < n_ports; p++)
-		staged |= (uint32_t)(c->stage.n[p] != 0) << p;
-	c->staged = staged;
-}
+	c->staged = 0;
+	memset(c->stage.n, 0, sizeof(c->stage.n));
+	for (p = 0; p < n_ports; p++) {
+		uint64_t *w = c->stage.tc[p];
 
-/** The TCs with frames staged on port p: bit t for TC t. */
-static inline uint8_t
-rsw_stage_tcs(const struct rsw_stage *sg, uint16_t p)
-{
-	uint8_t tcs = 0;
-	unsigned int tc;
-
-	for (tc = 0; tc < RSW_N_TC; tc++)
-		tcs |= (uint8_t)((sg->tc[p][tc] != 0) << tc);
-	return tcs;
+		RSW_OPAQUE(w); /* a loop GCC would make one memset call of again */
+		memset(w, 0, sizeof(c->stage.tc[p]));
+	}
 }
 
 /** Bytes staged on a port for the TC of count word w (struct rsw_stage.tc). */
@@ -92,6 +76,37 @@ static inline uint64_t
 rsw_stage_bytes(uint64_t w)
 {
 	return w >> 32;
+}
+
+/**
+ * The burst's staged ports (c->staged, bit p: stage.n[p] > 0), each with its TCs and bytes
+ * (stage.tcs, stage.bytes), once resolve is done: one pass over the ports per burst, not a
+ * store per frame.
+ */
+static inline void
+rsw_stage_done(struct rsw_burst *c, uint16_t n_ports)
+{
+	struct rsw_stage *sg = &c->stage;
+	uint32_t staged = 0;
+	uint64_t bytes;
+	uint16_t p;
+	uint8_t tcs;
+	unsigned int tc;
+
+	for (p = 0; p < n_ports; p++) {
+		if (sg->n[p] == 0)
+			continue;
+		staged |= 1u << p;
+		tcs = 0;
+		bytes = 0;
+		for (tc = 0; tc < RSW_N_TC; tc++) {
+			tcs |= (uint8_t)((sg->tc[p][tc] != 0) << tc);
+			bytes += rsw_stage_bytes(sg->tc[p][tc]);
+		}
+		sg->tcs[p] = tcs;
+		sg->bytes[p] = bytes;
+	}
+	c->staged = staged;
 }
 
 /**

@@ -28,13 +28,12 @@ void rsw_punt_meta(struct rte_mbuf *m, const struct rsw_pkt_info *info, uint16_t
 		   uint8_t reason, uint32_t neigh, uint16_t out_port);
 
 /**
- * Resolve, rewrite and stage n frames of one family (kind: RSW_PK_IPV4 or RSW_PK_IPV6) looked
- * up together: m[k] is burst frame
- * idx[k] (its info in c), nh[k] its FIB result. Drops are counted and gathered in c->freed,
- * punts in c->punt and c->err, the frames to forward staged on their egress ports (c->stage).
+ * Resolve, rewrite and stage the frames of one family f (kind: RSW_PK_IPV4 or RSW_PK_IPV6)
+ * looked up together (f->nh). Drops are counted and gathered in c->freed, punts in c->punt
+ * and c->err, the frames to forward staged on their egress ports (c->stage). A frame to punt
+ * gets its parse record made first (rsw_burst_record).
  */
 void rsw_resolve_burst(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rsw_tables *t,
-		       uint16_t in_port, struct rte_mbuf *const *m, const uint8_t *idx,
-		       const uint64_t *nh, uint16_t n, uint8_t kind);
+		       uint16_t in_port, const struct rsw_fam *f, uint8_t kind);
 
 #endif /* RSW_RESOLVE_H */

@@ -868,13 +868,25 @@ hash_frame(struct ut_frame *fr, const uint8_t port_mac[6], unsigned int i, int v
 }
 
 /*
- * The load-balance step's burst hash (rsw_lb_hash_burst, inline, from the parse record) is
- * rsw_lb_hash for a frame whose result is a group of two or more members, and leaves the others
- * (a plain route) unhashed: UDP to the RoCEv2 port (a BTH and its dest QP), to the UET port and
- * to others, TCP, SCTP, ICMP, another protocol, IPv4 fragments, IPv6 with its flow label;
- * whatever the fields, symmetry, algorithm and seed. A frame whose hash the step got wrong
- * would leave by another member than the rest of its flow.
+ * The load-balance step's burst hash (rsw_lb_hash_burst, inline) is rsw_lb_hash for a frame
+ * whose result is a group of two or more members, from the frame's header when it has no parse
+ * record (the parse step's common case) and from its record when it has one, and leaves the
+ * others (a plain route) unhashed: UDP to the RoCEv2 port (a BTH and its dest QP), to the UET
+ * port and to others, TCP, SCTP, ICMP, another protocol, IPv4 fragments, IPv6 with its flow
+ * label; whatever the fields, symmetry, algorithm and seed. A frame whose hash the step got
+ * wrong would leave by another member than the rest of its flow.
  */
+/* Whether the parse step's common case takes m (to port MAC ea): no parse record. */
+static bool
+fast_takes_frame(const struct rte_mbuf *m, const struct rte_ether_addr *ea)
+{
+	struct rsw_pkt_info scratch;
+	const uint8_t *l3;
+
+	(void)rsw_parse_fast(m, rsw_mac48(ea), ea, &scratch, &l3);
+	return l3 != NULL;
+}
+
 static void
 test_lb_hash_burst(void **state)
 {
@@ -886,13 +898,10 @@ test_lb_hash_burst(void **state)
 		{.type = RSW_RES_GROUP},              /* a group of 2+: hashes */
 	};
 	struct rsw_result *saved = t->results;
-	struct rsw_pkt_info info[2];
-	struct rte_mbuf *m[2];
-	const uint8_t idx[2] = {1, 0};
-	const uint64_t nh[2] = {0, 1}; /* m[0] (info[1]) plain, m[1] (info[0]) a group */
-	uint32_t hash[2];
+	struct rsw_pkt_info info[3], ref;
+	struct rsw_fam f;
 	struct ut_frame fr;
-	unsigned int i, flags = 0;
+	unsigned int i, k, flags = 0, from_header = 0;
 
 	(void)state;
 	memcpy(ea.addr_bytes, port_mac, 6);
@@ -900,27 +909,43 @@ test_lb_hash_burst(void **state)
 	rte_srand(7);
 	for (i = 0; i < 20000; i++) {
 		hash_frame(&fr, port_mac, i, (i / 5) % 2);
-		m[0] = ut_mbuf(pool, &fr);
-		m[1] = ut_mbuf(pool, &fr);
-		assert_non_null(m[0]);
-		assert_non_null(m[1]);
+		/* Frame 0 a plain route; 1 (burst index 2) a group, without a record where the
+		 * parse step's common case takes it; 2 (burst index 0) a group, with its record. */
+		f.n = 3;
+		for (k = 0; k < 3; k++) {
+			f.m[k] = ut_mbuf(pool, &fr);
+			assert_non_null(f.m[k]);
+			f.nh[k] = k == 0 ? 0 : 1;
+			f.hash[k] = 0x5eed;
+		}
+		f.idx[0] = 1;
+		f.idx[1] = 2;
+		f.idx[2] = 0;
 		t->hash_fields = (uint32_t)rte_rand() & 0xff;
 		t->hash_seed = (uint32_t)rte_rand();
 		t->hash_symmetric = (uint8_t)(rte_rand() & 1);
 		t->hash_algorithm = (uint8_t)(i % 3 == 0 ? RSW_HASH_TOEPLITZ : RSW_HASH_CRC32);
-		assert_true(rsw_parse_inline(m[0], &ea, &info[1]) != RSW_PK_DROP);
-		assert_true(rsw_parse_inline(m[1], &ea, &info[0]) != RSW_PK_DROP);
-		hash[0] = hash[1] = 0x5eed;
-		rsw_lb_hash_burst(t, m, info, idx, nh, 2, hash);
-		assert_int_equal(hash[0], rsw_lb_hash(t, m[1], &info[0]));
-		assert_int_equal(hash[1], 0x5eed);
-		flags |= 1u << (info[0].flags & (RSW_PF_L4 | RSW_PF_BTH | RSW_PF_UET));
-		rte_pktmbuf_free(m[0]);
-		rte_pktmbuf_free(m[1]);
+		assert_true(rsw_parse_inline(f.m[0], &ea, &ref) != RSW_PK_DROP);
+		info[0] = info[1] = ref;
+		memset(&info[2], 0xa5, sizeof(info[2])); /* not to be read */
+		if (!fast_takes_frame(f.m[1], &ea))
+			info[2] = ref; /* not the common case: it has a record */
+		else
+			from_header++;
+		rsw_lb_hash_burst(t, &f, info,
+				  1u << 0 | (fast_takes_frame(f.m[1], &ea) ? 0 : 1u << 2),
+				  ref.kind);
+		assert_int_equal(f.hash[0], 0x5eed);
+		assert_int_equal(f.hash[1], rsw_lb_hash(t, f.m[1], &ref));
+		assert_int_equal(f.hash[2], rsw_lb_hash(t, f.m[2], &ref));
+		flags |= 1u << (ref.flags & (RSW_PF_L4 | RSW_PF_BTH | RSW_PF_UET));
+		for (k = 0; k < 3; k++)
+			rte_pktmbuf_free(f.m[k]);
 	}
-	/* With and without ports, with a BTH, UET. */
+	/* With and without ports, with a BTH, UET; most from the header. */
 	assert_int_equal(flags, 1u << 0 | 1u << RSW_PF_L4 | 1u << (RSW_PF_L4 | RSW_PF_BTH) |
 					1u << (RSW_PF_L4 | RSW_PF_UET));
+	assert_true(from_header > 10000);
 	t->results = saved;
 	lb_tables_free(t);
 }

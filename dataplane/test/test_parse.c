@@ -516,43 +516,41 @@ test_unknown_ethertype(void **state)
 /* Good frames. */
 
 /*
- * Whether the parse step's common case (rsw_parse_fast returning the IP header: the branch the
- * pipeline classifies by DSCP alone) takes frame f (ol_flags into the mbuf), not counting a CNP
- * (which it parses, for classify's CNP rules); a frame it parses must give rsw_parse's record
- * (completed by rsw_parse_fill when it left the L4 part out), with l3_off 14.
+ * Whether the parse step's common case (rsw_parse_fast returning the IP header: the branch that
+ * writes no parse record, classified by DSCP alone) takes frame f (ol_flags into the mbuf); a
+ * CNP it never takes (classify's CNP rules read its record). A frame it takes is left without a
+ * record (info untouched), and rsw_parse_fill makes rsw_parse's record of it, with l3_off 14.
  */
 static bool
 fast_takes(const struct ut_frame *f, uint64_t ol_flags)
 {
 	struct rte_mbuf *m = ut_mbuf_ext(pool, f->b, f->len);
 	const uint64_t mac48 = rsw_mac48((const struct rte_ether_addr *)port_mac);
-	struct rsw_pkt_info info, ref;
-	const uint8_t *l3, *lazy_l3;
+	struct rsw_pkt_info info, ref, untouched;
+	const uint8_t *l3;
 	enum rsw_pkt_kind k;
 
 	assert_non_null(m);
 	m->ol_flags |= ol_flags;
-	/* Both ways (the full record, and the one left without its L4 part) take the same. */
-	k = rsw_parse_fast(m, mac48, (const struct rte_ether_addr *)port_mac, &info, &l3, 0);
+	memset(&info, 0xa5, sizeof(info));
+	untouched = info;
+	k = rsw_parse_fast(m, mac48, (const struct rte_ether_addr *)port_mac, &info, &l3);
 	if (l3 != NULL) {
 		assert_true(k == RSW_PK_IPV4 || k == RSW_PK_IPV6);
-		assert_int_equal(rsw_parse(m, (const struct rte_ether_addr *)port_mac, &ref), k);
-		assert_memory_equal(&info, &ref, sizeof(info));
-	}
-	k = rsw_parse_fast(m, mac48, (const struct rte_ether_addr *)port_mac, &info, &lazy_l3, 1);
-	assert_ptr_equal(lazy_l3, l3);
-	if (l3 != NULL) {
-		/* A record left without its L4 part is rsw_parse's once completed. */
-		if (info.flags & RSW_PF_LAZY)
-			rsw_parse_fill(m, &info);
-		assert_true(k == RSW_PK_IPV4 || k == RSW_PK_IPV6);
+		assert_memory_equal(&info, &untouched, sizeof(info));
+		rsw_parse_fill(m, &info);
 		assert_int_equal(rsw_parse(m, (const struct rte_ether_addr *)port_mac, &ref), k);
 		assert_memory_equal(&info, &ref, sizeof(info));
 		assert_int_equal(info.l3_off, 14);
+		assert_false(info.flags & RSW_PF_CNP);
 		assert_ptr_equal(l3, rte_pktmbuf_mtod_offset(m, const uint8_t *, 14));
+	} else {
+		/* Otherwise it is rsw_parse. */
+		assert_int_equal(rsw_parse(m, (const struct rte_ether_addr *)port_mac, &ref), k);
+		assert_memory_equal(&info, &ref, sizeof(info));
 	}
 	rte_pktmbuf_free(m);
-	return l3 != NULL && !(info.flags & RSW_PF_CNP);
+	return l3 != NULL;
 }
 
 /* rsw_parse_inline (the inline common case) on frame f with the port's checksum word flags. */
