@@ -42,6 +42,8 @@ struct rsw_stage {
 	uint64_t bytes[RSW_MAX_PORTS];
 };
 
+struct rsw_tables;
+
 /*
  * The routed frames of one family (pass 1 finds them, one bulk lookup takes them all), with
  * what the steps after the lookup read of each, as arrays indexed by the frame's place k in
@@ -69,6 +71,10 @@ struct rsw_burst {
 	struct rsw_pkt_info info[RSW_BURST];
 	uint32_t rec;
 	const uint8_t *dscp_tc; /* DSCP → TC of the tables (trust DSCP), else NULL */
+	/* The burst's lcore counters, tables and ingress port, for the steps' rare branches. */
+	struct rsw_lcore_stats *st;
+	const struct rsw_tables *t;
+	uint16_t in_port;
 	struct rte_mbuf *punt[RSW_BURST];
 	struct rte_mbuf *err[RSW_BURST]; /* not forwarded, to be answered with ICMP */
 	struct rte_mbuf *freed[RSW_BURST];

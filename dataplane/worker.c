@@ -166,19 +166,23 @@ pass1_other(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rsw_ta
 }
 
 /*
- * Pass 1 for a frame with a parse record (not the parse step's common case, or PCP trust):
+ * Pass 1 for a frame the parse step's common case did not take, or under PCP trust (l3: the
+ * common case's IP header, or NULL): its parse record (rsw_parse, or rsw_parse_fill), then
  * pass1_other, then its place in its family. Out of line: the common case's loop keeps its
- * registers.
+ * registers (c holds what this needs: the lcore's counters, the tables, the port).
  */
 static __rte_noinline void
-pass1_record(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rsw_tables *t,
-	     uint16_t in_port, struct rte_mbuf *m, uint8_t i, enum rsw_pkt_kind kind)
+pass1_record(struct rsw_burst *c, struct rte_mbuf *m, uint8_t i, const uint8_t *l3,
+	     enum rsw_pkt_kind kind)
 {
 	struct rsw_pkt_info *info = &c->info[i];
-	const uint8_t *l3;
 
+	if (l3 != NULL)
+		rsw_parse_fill(m, info); /* PCP trust: classify reads it */
+	else
+		kind = rsw_parse(m, &rsw_dp.ports[c->in_port].mac, info);
 	c->rec |= 1u << i;
-	kind = pass1_other(c, st, t, in_port, m, info, kind);
+	kind = pass1_other(c, c->st, c->t, c->in_port, m, info, kind);
 	if (kind == RSW_PK_DROP)
 		return;
 	l3 = rte_pktmbuf_mtod_offset(m, const uint8_t *, info->l3_off);
@@ -198,20 +202,16 @@ pass1_record(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rsw_t
  * DSCP go to the family's arrays.
  */
 static __rte_always_inline void
-pass1_frame(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rsw_tables *t,
-	    uint16_t in_port, uint64_t mac48, const uint8_t *dscp_tc, struct rte_mbuf *m,
+pass1_frame(struct rsw_burst *c, uint64_t mac48, const uint8_t *dscp_tc, struct rte_mbuf *m,
 	    uint16_t i, uint16_t *n4, uint16_t *n6)
 {
-	enum rsw_pkt_kind kind;
-	const uint8_t *l3;
+	enum rsw_pkt_kind kind = RSW_PK_DROP;
+	const uint8_t *l3 = rsw_parse_common(m, mac48, &kind);
 
-	kind = rsw_parse_fast(m, mac48, &rsw_dp.ports[in_port].mac, &c->info[i], &l3);
 	if (unlikely(l3 == NULL || dscp_tc == NULL)) {
-		if (l3 != NULL)
-			rsw_parse_fill(m, &c->info[i]); /* PCP trust: classify reads it */
 		c->f4.n = *n4;
 		c->f6.n = *n6;
-		pass1_record(c, st, t, in_port, m, (uint8_t)i, kind);
+		pass1_record(c, m, (uint8_t)i, l3, kind);
 		*n4 = c->f4.n;
 		*n6 = c->f6.n;
 		return;
@@ -234,8 +234,7 @@ pass1_frame(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rsw_ta
 
 /* Pass 1 over the burst's n frames (pass1_frame). @return their bytes. */
 static __rte_always_inline uint64_t
-pass1(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rsw_tables *t, uint16_t in_port,
-      uint64_t mac48, struct rte_mbuf **pkts, uint16_t n)
+pass1(struct rsw_burst *c, uint64_t mac48, struct rte_mbuf **pkts, uint16_t n)
 {
 	const uint8_t *dscp_tc = c->dscp_tc;
 	uint64_t rx_bytes = 0;
@@ -247,11 +246,11 @@ pass1(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rsw_tables *
 	for (i = 0; i + RSW_PREFETCH_OFFSET < n; i++) {
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i + RSW_PREFETCH_OFFSET], void *));
 		rx_bytes += rte_pktmbuf_pkt_len(pkts[i]);
-		pass1_frame(c, st, t, in_port, mac48, dscp_tc, pkts[i], i, &n4, &n6);
+		pass1_frame(c, mac48, dscp_tc, pkts[i], i, &n4, &n6);
 	}
 	for (; i < n; i++) {
 		rx_bytes += rte_pktmbuf_pkt_len(pkts[i]);
-		pass1_frame(c, st, t, in_port, mac48, dscp_tc, pkts[i], i, &n4, &n6);
+		pass1_frame(c, mac48, dscp_tc, pkts[i], i, &n4, &n6);
 	}
 	c->f4.n = n4;
 	c->f6.n = n6;
@@ -297,7 +296,10 @@ rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf 
 
 	/* Pass 1: parse, classify, gather lookup keys. */
 	c.dscp_tc = t != NULL && t->trust != RSW_TRUST_PCP ? t->dscp_to_tc : NULL;
-	rx_bytes = pass1(&c, st, t, in_port, mac48, pkts, n);
+	c.st = st;
+	c.t = t;
+	c.in_port = in_port;
+	rx_bytes = pass1(&c, mac48, pkts, n);
 	ps->c[RSW_PC_rx_packets] += n;
 	ps->c[RSW_PC_rx_bytes] += rx_bytes;
 	c.rx_bytes = rx_bytes;
@@ -314,7 +316,7 @@ rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf 
 		rte_fib_lookup_bulk(t->fib4, c.v4_ip, c.f4.nh, c.f4.n);
 		if (t->lb_hash_batch)
 			rsw_lb_hash_burst(t, &c.f4, c.info, c.rec, RSW_PK_IPV4);
-		rsw_resolve_burst(&c, st, t, in_port, &c.f4, RSW_PK_IPV4);
+		rsw_resolve_burst(&c, &c.f4, RSW_PK_IPV4);
 	}
 	if (c.f6.n > 0) {
 #if RTE_VERSION >= RTE_VERSION_NUM(24, 11, 0, 0)
@@ -325,7 +327,7 @@ rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf 
 #endif
 		if (t->lb_hash_batch)
 			rsw_lb_hash_burst(t, &c.f6, c.info, c.rec, RSW_PK_IPV6);
-		rsw_resolve_burst(&c, st, t, in_port, &c.f6, RSW_PK_IPV6);
+		rsw_resolve_burst(&c, &c.f6, RSW_PK_IPV6);
 	}
 
 	rsw_stage_done(&c, rsw_dp.n_ports);

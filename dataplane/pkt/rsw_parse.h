@@ -343,15 +343,12 @@ rsw_parse_fill(const struct rte_mbuf *m, struct rsw_pkt_info *info)
 }
 
 /**
- * rsw_parse, with the common case inline (see above) for a frame to the port's MAC (mac48 =
- * rsw_mac48(port_mac)): then *l3 is its IP header, the return its kind (RSW_PK_IPV4 or
- * RSW_PK_IPV6), and info is not written (rsw_parse_fill makes the record). Anything else,
- * including every frame to be dropped and every CNP, goes to rsw_parse, which fills info (and
- * *l3 is NULL).
+ * The parse step's common case (see above) for a frame to the port's MAC (mac48 =
+ * rsw_mac48(port_mac)): @return its IP header, *kind its kind (RSW_PK_IPV4 or RSW_PK_IPV6),
+ * writing no record; or NULL for any other frame, which is rsw_parse's (and *kind is not set).
  */
-static __rte_always_inline enum rsw_pkt_kind
-rsw_parse_fast(const struct rte_mbuf *m, uint64_t mac48, const struct rte_ether_addr *port_mac,
-	       struct rsw_pkt_info *info, const uint8_t **l3)
+static __rte_always_inline const uint8_t *
+rsw_parse_common(const struct rte_mbuf *m, uint64_t mac48, enum rsw_pkt_kind *kind)
 {
 	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
 	uint32_t len = rte_pktmbuf_data_len(m);
@@ -360,13 +357,12 @@ rsw_parse_fast(const struct rte_mbuf *m, uint64_t mac48, const struct rte_ether_
 	uint16_t type;
 	uint8_t flags = 0;
 
-	*l3 = NULL;
 	if (unlikely(len < RTE_ETHER_HDR_LEN + sizeof(struct rte_ipv4_hdr)))
-		return rsw_parse(m, port_mac, info);
+		return NULL;
 	memcpy(&d8, p, 8); /* the destination MAC and two bytes of the source */
 	memcpy(&w, p + 12, 4);
 	if (unlikely(!rsw_mac48_eq(d8, mac48)))
-		return rsw_parse(m, port_mac, info);
+		return NULL;
 	avail = len - RTE_ETHER_HDR_LEN;
 	if (likely(rsw_ipv4_ihl5_word(w))) {
 		const struct rte_ipv4_hdr *ip =
@@ -374,22 +370,22 @@ rsw_parse_fast(const struct rte_mbuf *m, uint64_t mac48, const struct rte_ether_
 
 		tot = rsw_ntohs(ip->total_length);
 		if (unlikely(tot < sizeof(*ip) || tot > avail || ip->time_to_live <= 1))
-			return rsw_parse(m, port_mac, info);
+			return NULL;
 		/* rsw_ipv4_hdr_cksum_ok for 20 bytes, in the shape that keeps the check inline
 		 * (docs/perf.md, "Notes moved out of the code"). */
 		if (!(m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_GOOD) &&
 		    unlikely((m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_BAD) ||
 			     !rsw_ipv4_cksum_ok20(ip)))
-			return rsw_parse(m, port_mac, info);
+			return NULL;
 		if (!(ip->fragment_offset &
 		      RTE_BE16(RTE_IPV4_HDR_MF_FLAG | RTE_IPV4_HDR_OFFSET_MASK)) &&
 		    unlikely(rsw_check_l4((const uint8_t *)ip + sizeof(*ip),
 					  tot - (uint32_t)sizeof(*ip), ip->next_proto_id,
 					  &flags) != 0 ||
 			     flags != 0))
-			return rsw_parse(m, port_mac, info); /* cut short, or a CNP */
-		*l3 = (const uint8_t *)ip;
-		return RSW_PK_IPV4;
+			return NULL; /* cut short, or a CNP */
+		*kind = RSW_PK_IPV4;
+		return (const uint8_t *)ip;
 	}
 	memcpy(&type, p + 12, 2);
 	if (type == RTE_BE16(RTE_ETHER_TYPE_IPV6) && avail >= sizeof(struct rte_ipv6_hdr)) {
@@ -399,14 +395,32 @@ rsw_parse_fast(const struct rte_mbuf *m, uint64_t mac48, const struct rte_ether_
 
 		tot = sizeof(*ip) + rsw_ntohs(ip->payload_len);
 		if (unlikely((vtc >> 28) != 6 || tot > avail || ip->hop_limits <= 1))
-			return rsw_parse(m, port_mac, info);
+			return NULL;
 		if (unlikely(rsw_check_l4((const uint8_t *)ip + sizeof(*ip),
 					  tot - (uint32_t)sizeof(*ip), ip->proto, &flags) != 0 ||
 			     flags != 0))
-			return rsw_parse(m, port_mac, info);
-		*l3 = (const uint8_t *)ip;
-		return RSW_PK_IPV6;
+			return NULL;
+		*kind = RSW_PK_IPV6;
+		return (const uint8_t *)ip;
 	}
+	return NULL;
+}
+
+/**
+ * rsw_parse with its common case inline (rsw_parse_common): for a frame of the common case
+ * *l3 is its IP header, the return its kind, and info is not written (rsw_parse_fill makes the
+ * record); any other frame, including every frame to be dropped and every CNP, goes to
+ * rsw_parse, which fills info (and *l3 is NULL).
+ */
+static __rte_always_inline enum rsw_pkt_kind
+rsw_parse_fast(const struct rte_mbuf *m, uint64_t mac48, const struct rte_ether_addr *port_mac,
+	       struct rsw_pkt_info *info, const uint8_t **l3)
+{
+	enum rsw_pkt_kind kind;
+
+	*l3 = rsw_parse_common(m, mac48, &kind);
+	if (likely(*l3 != NULL))
+		return kind;
 	return rsw_parse(m, port_mac, info);
 }
 

@@ -45,10 +45,11 @@ rsw_stage(struct rsw_burst *c, uint16_t out, struct rte_mbuf *m, uint8_t idx, ui
 	  uint32_t len)
 {
 	struct rsw_stage *sg = &c->stage;
-	uint8_t k = sg->n[out]++;
+	/* The frame's place in the rows, as one index into both (one address each). */
+	uint32_t slot = (uint32_t)out * RSW_BURST + sg->n[out]++;
 
-	sg->m[out][k] = m;
-	sg->idx[out][k] = idx;
+	(&sg->m[0][0])[slot] = m;
+	(&sg->idx[0][0])[slot] = idx;
 	sg->tc[out][tc] += (uint64_t)len << 32 | 1;
 }
 
