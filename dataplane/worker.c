@@ -168,10 +168,12 @@ pass1_other(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rsw_ta
 /*
  * Pass 1 for a frame the parse step's common case did not take, or under PCP trust (l3: the
  * common case's IP header, or NULL): its parse record (rsw_parse, or rsw_parse_fill), then
- * pass1_other, then its place in its family. Out of line: the common case's loop keeps its
- * registers (c holds what this needs: the lcore's counters, the tables, the port).
+ * pass1_other. Out of line: the common case's loop keeps its registers (c holds what this
+ * needs: the lcore's counters, the tables, the port). @return the record of a frame to look
+ * up (the caller does not compute its address: GCC made it an induction variable of the loop),
+ * else NULL.
  */
-static __rte_noinline void
+static __rte_noinline const struct rsw_pkt_info *
 pass1_record(struct rsw_burst *c, struct rte_mbuf *m, uint8_t i, const uint8_t *l3,
 	     enum rsw_pkt_kind kind)
 {
@@ -182,59 +184,67 @@ pass1_record(struct rsw_burst *c, struct rte_mbuf *m, uint8_t i, const uint8_t *
 	else
 		kind = rsw_parse(m, &rsw_dp.ports[c->in_port].mac, info);
 	c->rec |= 1u << i;
-	kind = pass1_other(c, c->st, c->t, c->in_port, m, info, kind);
-	if (kind == RSW_PK_DROP)
-		return;
-	l3 = rte_pktmbuf_mtod_offset(m, const uint8_t *, info->l3_off);
+	return pass1_other(c, c->st, c->t, c->in_port, m, info, kind) != RSW_PK_DROP ? info : NULL;
+}
+
+/*
+ * Routed frame i (m) of kind (RSW_PK_IPV4, RSW_PK_IPV6), its IP header l3, in its family with
+ * its lookup key: *n4 or *n6, the families' counts so far.
+ */
+static __rte_always_inline void
+pass1_add(struct rsw_burst *c, enum rsw_pkt_kind kind, struct rte_mbuf *m, uint16_t i,
+	  const uint8_t *l3, uint16_t l3_len, uint8_t tc, uint16_t *n4, uint16_t *n6)
+{
 	if (kind == RSW_PK_IPV4) {
-		c->v4_ip[c->f4.n] = rsw_ntohl(((const struct rte_ipv4_hdr *)l3)->dst_addr);
-		fam_add(&c->f4, c->f4.n++, m, i, info->l3_len, info->tc);
+		c->v4_ip[*n4] = rsw_ntohl(((const struct rte_ipv4_hdr *)l3)->dst_addr);
+		fam_add(&c->f4, (*n4)++, m, (uint8_t)i, l3_len, tc);
 	} else {
-		memcpy(c->v6_ip[c->f6.n], ((const struct rte_ipv6_hdr *)l3)->dst_addr, 16);
-		fam_add(&c->f6, c->f6.n++, m, i, info->l3_len, info->tc);
+		memcpy(c->v6_ip[*n6], ((const struct rte_ipv6_hdr *)l3)->dst_addr, 16);
+		fam_add(&c->f6, (*n6)++, m, (uint8_t)i, l3_len, tc);
 	}
 }
 
 /*
  * Pass 1 for frame i (m): parse, classify, and, for a routed frame, its place in its family
  * with its lookup key (*n4, *n6: the families' counts so far). The common case (the parse
- * step's inline branch, DSCP trust) writes no parse record: its IP length and the TC of its
- * DSCP go to the family's arrays.
+ * step's inline branch, DSCP trust: dscp, a constant) writes no parse record: its IP length
+ * and the TC of its DSCP go to the family's arrays.
  */
 static __rte_always_inline void
-pass1_frame(struct rsw_burst *c, uint64_t mac48, const uint8_t *dscp_tc, struct rte_mbuf *m,
-	    uint16_t i, uint16_t *n4, uint16_t *n6)
+pass1_frame(struct rsw_burst *c, uint64_t mac48, const uint8_t *dscp_tc, const int dscp,
+	    struct rte_mbuf *m, uint16_t i, uint16_t *n4, uint16_t *n6)
 {
 	enum rsw_pkt_kind kind = RSW_PK_DROP;
 	const uint8_t *l3 = rsw_parse_common(m, mac48, &kind);
 
-	if (unlikely(l3 == NULL || dscp_tc == NULL)) {
-		c->f4.n = *n4;
-		c->f6.n = *n6;
-		pass1_record(c, m, (uint8_t)i, l3, kind);
-		*n4 = c->f4.n;
-		*n6 = c->f6.n;
+	if (unlikely(l3 == NULL || !dscp)) {
+		const struct rsw_pkt_info *info = pass1_record(c, m, (uint8_t)i, l3, kind);
+
+		if (info != NULL)
+			pass1_add(c, info->kind, m, i,
+				  rte_pktmbuf_mtod_offset(m, const uint8_t *, info->l3_off),
+				  info->l3_len, info->tc, n4, n6);
 		return;
 	}
 	if (kind == RSW_PK_IPV4) {
 		const struct rte_ipv4_hdr *ip = (const struct rte_ipv4_hdr *)l3;
 
-		c->v4_ip[*n4] = rsw_ntohl(ip->dst_addr);
-		fam_add(&c->f4, (*n4)++, m, (uint8_t)i, rsw_ntohs(ip->total_length),
-			dscp_tc[ip->type_of_service >> 2]);
+		pass1_add(c, kind, m, i, l3, rsw_ntohs(ip->total_length),
+			  dscp_tc[ip->type_of_service >> 2], n4, n6);
 	} else {
 		const struct rte_ipv6_hdr *ip = (const struct rte_ipv6_hdr *)l3;
 
-		memcpy(c->v6_ip[*n6], ip->dst_addr, 16);
-		fam_add(&c->f6, (*n6)++, m, (uint8_t)i,
-			(uint16_t)(sizeof(*ip) + rsw_ntohs(ip->payload_len)),
-			dscp_tc[(rsw_ntohl(ip->vtc_flow) >> 22) & 0x3f]);
+		pass1_add(c, kind, m, i, l3, (uint16_t)(sizeof(*ip) + rsw_ntohs(ip->payload_len)),
+			  dscp_tc[(rsw_ntohl(ip->vtc_flow) >> 22) & 0x3f], n4, n6);
 	}
 }
 
-/* Pass 1 over the burst's n frames (pass1_frame). @return their bytes. */
+/*
+ * Pass 1 over the burst's n frames (pass1_frame), dscp (a constant) whether the tables trust
+ * DSCP (c->dscp_tc). @return their bytes.
+ */
 static __rte_always_inline uint64_t
-pass1(struct rsw_burst *c, uint64_t mac48, struct rte_mbuf **pkts, uint16_t n)
+pass1(struct rsw_burst *c, uint64_t mac48, const int dscp, struct rte_mbuf **pkts, uint16_t n)
 {
 	const uint8_t *dscp_tc = c->dscp_tc;
 	uint64_t rx_bytes = 0;
@@ -246,11 +256,11 @@ pass1(struct rsw_burst *c, uint64_t mac48, struct rte_mbuf **pkts, uint16_t n)
 	for (i = 0; i + RSW_PREFETCH_OFFSET < n; i++) {
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i + RSW_PREFETCH_OFFSET], void *));
 		rx_bytes += rte_pktmbuf_pkt_len(pkts[i]);
-		pass1_frame(c, mac48, dscp_tc, pkts[i], i, &n4, &n6);
+		pass1_frame(c, mac48, dscp_tc, dscp, pkts[i], i, &n4, &n6);
 	}
 	for (; i < n; i++) {
 		rx_bytes += rte_pktmbuf_pkt_len(pkts[i]);
-		pass1_frame(c, mac48, dscp_tc, pkts[i], i, &n4, &n6);
+		pass1_frame(c, mac48, dscp_tc, dscp, pkts[i], i, &n4, &n6);
 	}
 	c->f4.n = n4;
 	c->f6.n = n6;
@@ -299,7 +309,11 @@ rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf 
 	c.st = st;
 	c.t = t;
 	c.in_port = in_port;
-	rx_bytes = pass1(&c, mac48, pkts, n);
+	/* Whether the tables trust DSCP a constant of each copy of the loops. */
+	if (likely(c.dscp_tc != NULL))
+		rx_bytes = pass1(&c, mac48, 1, pkts, n);
+	else
+		rx_bytes = pass1(&c, mac48, 0, pkts, n);
 	ps->c[RSW_PC_rx_packets] += n;
 	ps->c[RSW_PC_rx_bytes] += rx_bytes;
 	c.rx_bytes = rx_bytes;

@@ -259,36 +259,35 @@ rsw_parse_l4(const uint8_t *l4, uint32_t avail, uint8_t proto, struct rsw_pkt_in
 }
 
 /*
- * rsw_parse_l4's checks without the record: a UDP header (and, on dport 4791, a BTH) cut short
- * or a UDP length below 8 fail (-1); RSW_PF_CNP goes to *flags for a RoCEv2 CNP.
+ * rsw_parse_l4's checks without the record, for the parse step's common case: a UDP header
+ * (and, on dport 4791, a BTH) cut short, a UDP length below 8, or a RoCEv2 CNP (classify's
+ * rules read its record) fail (false).
  */
-static __rte_always_inline int
-rsw_check_l4(const uint8_t *l4, uint32_t avail, uint8_t proto, uint8_t *flags)
+static __rte_always_inline bool
+rsw_common_l4_ok(const uint8_t *l4, uint32_t avail, uint8_t proto)
 {
 	const struct rte_udp_hdr *udp = (const struct rte_udp_hdr *)l4;
 	uint16_t dlen;
 
 	if (proto != IPPROTO_UDP)
-		return 0;
+		return true;
 	if (unlikely(avail < sizeof(*udp)))
-		return -1;
+		return false;
 	/* The UDP length below 8: no bit of 0xfff8 set (tested in network order). */
 	memcpy(&dlen, &udp->dgram_len, sizeof(dlen));
 	if (unlikely((dlen & RTE_BE16(0xfff8)) == 0))
-		return -1;
-	if (udp->dst_port == RTE_BE16(RSW_UDP_PORT_ROCEV2)) {
-		if (unlikely(avail < sizeof(*udp) + RSW_BTH_LEN))
-			return -1;
-		if (unlikely(l4[sizeof(*udp)] == RSW_BTH_OPCODE_CNP))
-			*flags |= RSW_PF_CNP;
-	}
-	return 0;
+		return false;
+	if (udp->dst_port == RTE_BE16(RSW_UDP_PORT_ROCEV2) &&
+	    (unlikely(avail < sizeof(*udp) + RSW_BTH_LEN) ||
+	     unlikely(l4[sizeof(*udp)] == RSW_BTH_OPCODE_CNP)))
+		return false;
+	return true;
 }
 
 /*
  * The parse step's common case, checked: an untagged IPv4 frame without options or IPv6 frame
  * (its header ip at RTE_ETHER_HDR_LEN, tot bytes of it in the frame, TTL / hop limit above 1),
- * with rsw_check_l4's checks passed and no CNP. The frames of the common case get no parse
+ * with rsw_common_l4_ok's checks passed (no CNP). The frames of the common case get no parse
  * record in pass 1: the steps after it read what they need from the burst's per-family arrays
  * (struct rsw_fam) or the header, and rsw_parse_fill makes the record of one that needs it.
  */
@@ -355,7 +354,6 @@ rsw_parse_common(const struct rte_mbuf *m, uint64_t mac48, enum rsw_pkt_kind *ki
 	uint32_t avail, tot, w;
 	uint64_t d8;
 	uint16_t type;
-	uint8_t flags = 0;
 
 	if (unlikely(len < RTE_ETHER_HDR_LEN + sizeof(struct rte_ipv4_hdr)))
 		return NULL;
@@ -379,10 +377,8 @@ rsw_parse_common(const struct rte_mbuf *m, uint64_t mac48, enum rsw_pkt_kind *ki
 			return NULL;
 		if (!(ip->fragment_offset &
 		      RTE_BE16(RTE_IPV4_HDR_MF_FLAG | RTE_IPV4_HDR_OFFSET_MASK)) &&
-		    unlikely(rsw_check_l4((const uint8_t *)ip + sizeof(*ip),
-					  tot - (uint32_t)sizeof(*ip), ip->next_proto_id,
-					  &flags) != 0 ||
-			     flags != 0))
+		    unlikely(!rsw_common_l4_ok((const uint8_t *)ip + sizeof(*ip),
+					       tot - (uint32_t)sizeof(*ip), ip->next_proto_id)))
 			return NULL; /* cut short, or a CNP */
 		*kind = RSW_PK_IPV4;
 		return (const uint8_t *)ip;
@@ -396,9 +392,8 @@ rsw_parse_common(const struct rte_mbuf *m, uint64_t mac48, enum rsw_pkt_kind *ki
 		tot = sizeof(*ip) + rsw_ntohs(ip->payload_len);
 		if (unlikely((vtc >> 28) != 6 || tot > avail || ip->hop_limits <= 1))
 			return NULL;
-		if (unlikely(rsw_check_l4((const uint8_t *)ip + sizeof(*ip),
-					  tot - (uint32_t)sizeof(*ip), ip->proto, &flags) != 0 ||
-			     flags != 0))
+		if (unlikely(!rsw_common_l4_ok((const uint8_t *)ip + sizeof(*ip),
+					       tot - (uint32_t)sizeof(*ip), ip->proto)))
 			return NULL;
 		*kind = RSW_PK_IPV6;
 		return (const uint8_t *)ip;

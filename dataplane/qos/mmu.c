@@ -234,16 +234,18 @@ rsw_mmu_admit_slow(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct
 }
 
 /*
- * Whether the burst's staged bytes (tc_bytes: per TC over every port, bytes: in all) fit in the
- * shared buffer and, for its lossless TCs (among tcs), in the room of their ingress PGs, with
- * XOFF at the fullest buffer the burst can leave (as rsw_mmu_pg_room).
+ * Whether the burst's staged bytes (bytes in all, over the staged ports; tcs: their TCs) fit in
+ * the shared buffer and, for its lossless TCs, in the room of their ingress PGs (each TC's bytes
+ * over every staged port), with XOFF at the fullest buffer the burst can leave (as
+ * rsw_mmu_pg_room).
  */
 static inline bool
-burst_fits(const struct rsw_qos_params *qp, uint16_t in_port, uint8_t tcs,
-	   const uint64_t tc_bytes[RSW_N_TC], uint64_t bytes)
+burst_fits(const struct rsw_qos_params *qp, const struct rsw_burst *c, uint16_t in_port,
+	   uint8_t tcs, uint64_t bytes)
 {
-	uint64_t used = __atomic_load_n(&rsw_qos.used, __ATOMIC_RELAXED), pg_max;
+	uint64_t used = __atomic_load_n(&rsw_qos.used, __ATOMIC_RELAXED), pg_max, tc_bytes;
 	uint8_t lossless = tcs & qp->lossless;
+	uint32_t ports;
 	unsigned int tc;
 
 	if (used + qp->headroom_reserved + bytes > qp->total)
@@ -253,8 +255,11 @@ burst_fits(const struct rsw_qos_params *qp, uint16_t in_port, uint8_t tcs,
 	pg_max = rsw_pfc_xoff(qp, used + bytes) + qp->headroom;
 	for (; lossless != 0; lossless &= (uint8_t)(lossless - 1)) {
 		tc = (unsigned int)__builtin_ctz(lossless);
+		tc_bytes = 0;
+		for (ports = c->staged; ports != 0; ports &= ports - 1)
+			tc_bytes += rsw_stage_bytes(c->stage.tc[__builtin_ctz(ports)][tc]);
 		if (__atomic_load_n(&rsw_qos.port[in_port].pg_bytes[tc], __ATOMIC_RELAXED) +
-			    tc_bytes[tc] >
+			    tc_bytes >
 		    pg_max)
 			return false;
 	}
@@ -280,26 +285,19 @@ uint32_t
 rsw_mmu_admit_burst(struct rsw_burst *c, struct rsw_lcore_stats *st,
 		    const struct rsw_qos_params *qp, uint16_t in_port)
 {
-	uint64_t tc_bytes[RSW_N_TC] = {0}, bytes = 0;
 	const struct rsw_stage *sg = &c->stage;
 	uint32_t ports, whole = 0;
+	uint64_t bytes = 0;
 	uint8_t tcs = 0;
-	unsigned int tc;
 	uint16_t p, k;
 
 	if (likely(rsw_dp.admit_burst)) {
 		for (ports = c->staged; ports != 0; ports &= ports - 1) {
-			uint8_t ptcs;
-
 			p = (uint16_t)__builtin_ctz(ports);
 			bytes += sg->bytes[p];
 			tcs |= sg->tcs[p];
-			for (ptcs = sg->tcs[p]; ptcs != 0; ptcs &= (uint8_t)(ptcs - 1)) {
-				tc = (unsigned int)__builtin_ctz(ptcs);
-				tc_bytes[tc] += rsw_stage_bytes(sg->tc[p][tc]);
-			}
 		}
-		if (likely(burst_fits(qp, in_port, tcs, tc_bytes, bytes)))
+		if (likely(burst_fits(qp, c, in_port, tcs, bytes)))
 			for (ports = c->staged; ports != 0; ports &= ports - 1) {
 				p = (uint16_t)__builtin_ctz(ports);
 				if (likely(stage_fits(qp, sg, p) && rsw_queue_open(c, p)))

@@ -41,12 +41,12 @@ rsw_count_cut_through(struct rsw_lcore_stats *st, uint16_t p, uint8_t tc, uint32
  * order staged (a CNP is not staged: resolve admits it alone).
  */
 static __rte_always_inline void
-rsw_stage(struct rsw_burst *c, uint16_t out, struct rte_mbuf *m, uint8_t idx, uint8_t tc,
+rsw_stage(struct rsw_burst *c, unsigned int out, struct rte_mbuf *m, uint8_t idx, uint8_t tc,
 	  uint32_t len)
 {
 	struct rsw_stage *sg = &c->stage;
 	/* The frame's place in the rows, as one index into both (one address each). */
-	uint32_t slot = (uint32_t)out * RSW_BURST + sg->n[out]++;
+	uint32_t slot = out * RSW_BURST + sg->n[out]++;
 
 	(&sg->m[0][0])[slot] = m;
 	(&sg->idx[0][0])[slot] = idx;

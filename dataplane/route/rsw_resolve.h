@@ -102,13 +102,12 @@ rsw_resolve_one(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rs
 {
 	struct rte_mbuf *m = f->m[k];
 	const uint8_t idx = f->idx[k];
-	const struct rsw_pkt_info *info =
-		!fast && ((c->rec >> idx) & 1) ? &c->info[idx] : NULL;
+	const struct rsw_pkt_info *info = !fast && ((c->rec >> idx) & 1) ? &c->info[idx] : NULL;
 	const struct rsw_result *r = &t->results[f->nh[k]] /* < n_results: rsw_tables_add_route */;
 	const struct rsw_port_rt *pr;
 	struct rsw_lb_member_stats *lb;
 	uint32_t neigh_idx, len;
-	uint16_t out;
+	unsigned int out; /* not 16 bits: no widening for the port's entry and the staging rows */
 	uint64_t mac;
 	int ni;
 
@@ -181,20 +180,20 @@ rsw_resolve_one(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rs
 	pr = &rsw_dp.ports[out];
 	RSW_OPAQUE(pr); /* computed once: GCC 12 made it twice, for fwd_mtu and for the MAC */
 	/* fwd_mtu is the MTU of a port that is up: one compare for the common case. */
-	if (unlikely(f->l3_len[k] > pr->fwd_mtu) && !rsw_resolve_mtu(c, f, k, out))
+	if (unlikely(f->l3_len[k] > pr->fwd_mtu) && !rsw_resolve_mtu(c, f, k, (uint16_t)out))
 		return;
 	mac = neigh_idx == UINT32_MAX
 		      ? 0
 		      : __atomic_load_n(&rsw_fib_main.neigh[neigh_idx].mac_valid, __ATOMIC_ACQUIRE);
 	if (unlikely(!(mac & RSW_NEIGH_VALID))) {
-		rsw_resolve_punt(c, f, k, RSW_PUNT_NEIGH, neigh_idx, out);
+		rsw_resolve_punt(c, f, k, RSW_PUNT_NEIGH, neigh_idx, (uint16_t)out);
 		return;
 	}
 	rsw_rewrite_word(m, info != NULL ? info->l3_off : RTE_ETHER_HDR_LEN, kind, mac, &pr->mac);
 	/* A CNP has admission rules of its own (never tail-dropped, counted cnp_tx): admitted
 	 * alone, after the port's staged frames. */
 	if (info != NULL && unlikely(info->flags & RSW_PF_CNP))
-		rsw_mmu_admit(c, st, &t->qos, c->in_port, out, m, idx);
+		rsw_mmu_admit(c, st, &t->qos, c->in_port, (uint16_t)out, m, idx);
 	else
 		rsw_stage(c, out, m, idx, f->tc[k], len);
 	return;
