@@ -117,46 +117,69 @@ prefix_in_use() { # prefix
 	return 1
 }
 
-# Stop every railsw named in the pidfiles of the state directory: SIGTERM all,
-# wait up to 15 s in all, then SIGKILL what is left. Only PIDs whose command line
-# carries this lab's prefix are signalled.
-stop_switches() {
-	local f name pid prefix left i
-	local -a pids=() prefixes=() names=()
-	for f in "$STATE"/*.pid; do
-		[ -e "$f" ] || continue
-		name=$(basename "$f" .pid)
-		pid=$(cat "$f" 2>/dev/null || true)
-		prefix="$TAG-$name"
-		if is_ours "$pid" "$prefix"; then
-			kill -TERM "$pid" 2>/dev/null || true
-			pids+=("$pid")
-			prefixes+=("$prefix")
-			names+=("$name")
-		fi
+# SIGTERM every PID of STOP_PIDS, wait up to TENTHS/10 s in all until CHECK PID KEY (KEY
+# from STOP_KEYS) fails for each, then SIGKILL what is left (STOP_NAMES say what it was).
+# CHECK tells this lab's process from anything that reused the PID: only those are signalled.
+STOP_PIDS=() STOP_KEYS=() STOP_NAMES=()
+stop_pids() { # check tenths
+	local check=$1 tenths=$2 i left
+	for i in "${!STOP_PIDS[@]}"; do
+		kill -TERM "${STOP_PIDS[$i]}" 2>/dev/null || true
 	done
-	for _ in $(seq 1 150); do
+	for _ in $(seq 1 "$tenths"); do
 		left=0
-		for i in "${!pids[@]}"; do
-			is_ours "${pids[$i]}" "${prefixes[$i]}" && left=1
+		for i in "${!STOP_PIDS[@]}"; do
+			"$check" "${STOP_PIDS[$i]}" "${STOP_KEYS[$i]}" && left=1
 		done
 		[ $left -eq 0 ] && break
 		sleep 0.1
 	done
-	for i in "${!pids[@]}"; do
-		if is_ours "${pids[$i]}" "${prefixes[$i]}"; then
-			echo "fabric-lab: ${names[$i]} (pid ${pids[$i]}) ignored SIGTERM for 15 s; killing it" >&2
-			kill -KILL "${pids[$i]}" 2>/dev/null || true
+	for i in "${!STOP_PIDS[@]}"; do
+		if "$check" "${STOP_PIDS[$i]}" "${STOP_KEYS[$i]}"; then
+			echo "fabric-lab: ${STOP_NAMES[$i]} (pid ${STOP_PIDS[$i]}) ignored SIGTERM for $((tenths / 10)) s; killing it" >&2
+			kill -KILL "${STOP_PIDS[$i]}" 2>/dev/null || true
 		fi
 	done
-	for i in "${!pids[@]}"; do
+}
+
+# Stop every railsw named in the pidfiles of the state directory: SIGTERM all,
+# wait up to 15 s in all, then SIGKILL what is left. Only PIDs whose command line
+# carries this lab's prefix are signalled.
+stop_switches() {
+	local f name pid i
+	STOP_PIDS=() STOP_KEYS=() STOP_NAMES=()
+	for f in "$STATE"/*.pid; do
+		[ -e "$f" ] || continue
+		name=$(basename "$f" .pid)
+		pid=$(cat "$f" 2>/dev/null || true)
+		if is_ours "$pid" "$TAG-$name"; then
+			STOP_PIDS+=("$pid")
+			STOP_KEYS+=("$TAG-$name")
+			STOP_NAMES+=("$name")
+		fi
+	done
+	stop_pids is_ours 150
+	for i in "${!STOP_PIDS[@]}"; do
 		for _ in $(seq 1 50); do
-			is_ours "${pids[$i]}" "${prefixes[$i]}" || break
+			is_ours "${STOP_PIDS[$i]}" "${STOP_KEYS[$i]}" || break
 			sleep 0.1
 		done
-		echo "stopped ${names[$i]} (pid ${pids[$i]})"
+		echo "stopped ${STOP_NAMES[$i]} (pid ${STOP_PIDS[$i]})"
 	done
 	rm -f "$STATE"/*.pid
+}
+
+# exec "$@" with no descriptor open but 0, 1 and 2. The lab's switches and daemons outlive
+# this script: they must not keep the caller's descriptors, such as the lock of `flock FILE
+# fabric-lab.sh up` (flock(1) hands its descriptor to the command it runs) or this script's
+# own lock (9).
+exec_closed() {
+	local fd
+	for fd in /proc/$BASHPID/fd/*; do
+		fd=${fd##*/}
+		[ "$fd" -gt 2 ] 2>/dev/null && { eval "exec $fd>&-" 2>/dev/null || true; }
+	done
+	exec "$@"
 }
 
 lab_namespaces() {
@@ -183,31 +206,18 @@ is_our_daemon() { # pid file
 # pid files (SIGTERM, up to 5 s, then SIGKILL); never anything else, nor the packaged
 # services.
 stop_daemons() {
-	local f pid i
-	local -a pids=() files=()
+	local f pid
+	STOP_PIDS=() STOP_KEYS=() STOP_NAMES=()
 	for f in "$STATE"/frr/*/*.pid "$STATE"/lldp/*/lldpd.pid; do
 		[ -e "$f" ] || continue
 		pid=$(cat "$f" 2>/dev/null || true)
 		if is_our_daemon "$pid" "$f"; then
-			kill -TERM "$pid" 2>/dev/null || true
-			pids+=("$pid")
-			files+=("$f")
+			STOP_PIDS+=("$pid")
+			STOP_KEYS+=("$f")
+			STOP_NAMES+=("$f")
 		fi
 	done
-	for _ in $(seq 1 50); do
-		local left=0
-		for i in "${!pids[@]}"; do
-			is_our_daemon "${pids[$i]}" "${files[$i]}" && left=1
-		done
-		[ $left -eq 0 ] && break
-		sleep 0.1
-	done
-	for i in "${!pids[@]}"; do
-		if is_our_daemon "${pids[$i]}" "${files[$i]}"; then
-			echo "fabric-lab: ${files[$i]} (pid ${pids[$i]}) ignored SIGTERM for 5 s; killing it" >&2
-			kill -KILL "${pids[$i]}" 2>/dev/null || true
-		fi
-	done
+	stop_pids is_our_daemon 50
 	return 0
 }
 
@@ -603,9 +613,9 @@ start_frr() { # index
 		zebra) extra=(-M dplane_fpm_nl) ;;
 		bfdd) extra=(--bfdctl "$d/bfdd.sock") ;;
 		esac
-		ip netns exec "$ns" "$FRR/$dm" -d "${extra[@]}" -f "$d/$dm.conf" -i "$d/$dm.pid" \
-			-z "$d/zserv.api" --vty_socket "$d" -P 0 -u frr -g frr \
-			>>"$d/$dm.out" 2>&1 </dev/null 3>&- 9>&- ||
+		(exec_closed ip netns exec "$ns" "$FRR/$dm" -d "${extra[@]}" -f "$d/$dm.conf" \
+			-i "$d/$dm.pid" -z "$d/zserv.api" --vty_socket "$d" -P 0 -u frr -g frr \
+			>>"$d/$dm.out" 2>&1 </dev/null) ||
 			die "$name: $dm did not start (see $d/$dm.out and $d/$dm.log)"
 		wait_pidfile "$d/$dm.pid" "$name: $dm"
 		if [ $dm = zebra ]; then
@@ -622,9 +632,9 @@ start_lldpd() { # index
 	local name=${SW_NAMES[$1]} d ns
 	d=$STATE/lldp/$name
 	ns=$(sw_ns "$name")
-	ip netns exec "$ns" lldpd -u "$d/lldpd.sock" -p "$d/lldpd.pid" -I "$(cat "$d/ports")" \
-		-O "$d/lldpd.conf" -L /usr/sbin/lldpcli -k -S "railsw $name (fabric-lab)" \
-		>>"$d/lldpd.out" 2>&1 </dev/null 3>&- 9>&- ||
+	(exec_closed ip netns exec "$ns" lldpd -u "$d/lldpd.sock" -p "$d/lldpd.pid" \
+		-I "$(cat "$d/ports")" -O "$d/lldpd.conf" -L /usr/sbin/lldpcli -k \
+		-S "railsw $name (fabric-lab)" >>"$d/lldpd.out" 2>&1 </dev/null) ||
 		die "$name: lldpd did not start (see $d/lldpd.out)"
 	wait_pidfile "$d/lldpd.pid" "$name: lldpd"
 }
@@ -846,8 +856,9 @@ cmd_up() {
 	started=1
 	for i in "${!SW_NAMES[@]}"; do
 		# setsid: the switches outlive this script and a Ctrl-C in its terminal.
-		setsid "$railsw" -l "$LCORES" --no-huge -m "$MEM" --file-prefix "$TAG-${SW_NAMES[$i]}" \
-			-- -c "${SW_CONF[$i]}" >"${SW_LOG[$i]}" 2>&1 </dev/null 9>&- &
+		exec_closed setsid "$railsw" -l "$LCORES" --no-huge -m "$MEM" \
+			--file-prefix "$TAG-${SW_NAMES[$i]}" -- -c "${SW_CONF[$i]}" \
+			>"${SW_LOG[$i]}" 2>&1 </dev/null &
 		pid=$!
 		echo "$pid" >"${SW_PIDF[$i]}"
 		wait_ready "$i" 30
