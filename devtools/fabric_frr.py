@@ -6,8 +6,11 @@ function of the lab's plan (`railctl plan FILE --json`). docs/routing.md, "The B
 RFC 7938: eBGP on every fabric link, one ASN per leaf, one ASN shared by the spines (a
 route a leaf learns from one spine is never accepted back by another: the spines' ASN is
 in its path), multipath over the spines. Sessions are unnumbered (`neighbor PORT
-interface`, IPv6 link-local, IPv4 routes over 169.254.0.1, RFC 8950) or numbered over the
-plan's /31s. Timers are short: keepalive 3 s, hold 9 s, connect 5 s, and BFD on every
+interface v6only`: IPv6 link-local, IPv4 routes over 169.254.0.1, RFC 8950) or numbered
+over the plan's /31s. `v6only`, because the lab's links carry /31s: without it FRR 8.4
+derives the peer's IPv4 address from the /31 and peers over IPv4, and its BFD session for
+such a peer keeps the IPv6 family it was made with before the interface was known, with
+address :: ("_bfd_sess_valid: invalid address"): bfdd never gets a session. Timers are short: keepalive 3 s, hold 9 s, connect 5 s, and BFD on every
 session unless turned off. A leaf announces its servers' subnet (a `network` statement:
 the /31s of the fabric links stay out of BGP); a spine announces nothing of its own.
 
@@ -73,8 +76,9 @@ DEBUG = {
 
 
 def log_lines(daemon, logdir, debug):
-    return [f"log file {logdir}/{daemon}.log {'debugging' if debug else 'informational'}"] + \
-        (DEBUG[daemon] if debug else [])
+    """The log file (milliseconds in its timestamps: failover is a matter of them)."""
+    return [f"log file {logdir}/{daemon}.log {'debugging' if debug else 'informational'}",
+            "log timestamp precision 3"] + (DEBUG[daemon] if debug else [])
 
 
 def zebra_conf(plan, name, logdir, fpm_port=FPM_PORT, debug=False):
@@ -134,7 +138,8 @@ def bgpd_conf(plan, name, logdir, unnumbered=True, bfd=True, max_paths=16, debug
         lines.append(" neighbor FABRIC bfd profile fabric")
     for port, _peer, _pport, paddr in ports:
         if unnumbered:
-            lines.append(f" neighbor {port} interface peer-group FABRIC")
+            # v6only: link-local sessions even though the port has a /31 (module docstring).
+            lines.append(f" neighbor {port} interface v6only peer-group FABRIC")
         else:
             lines.append(f" neighbor {paddr} peer-group FABRIC")
     lines += [" address-family ipv4 unicast"]
