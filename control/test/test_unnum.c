@@ -236,9 +236,6 @@ test_multipath_same_ll(void **state)
 	const uint32_t oif[2] = {IFX_P0, IFX_P1};
 
 	(void)state;
-	/* Not fixed yet (docs/routing.md "Not built yet"): link-local neighbours are keyed by
-	 * address alone, so both ports share the first port's entry. */
-	skip();
 	hear(0, "fe80::1", 0x01);
 	hear(1, "fe80::1", 0x02);
 	send_route(oif, 2);
@@ -276,9 +273,6 @@ test_single_paths_same_ll(void **state)
 	const struct rsw_result *r0, *r1;
 
 	(void)state;
-	/* Not fixed yet (docs/routing.md "Not built yet"): link-local neighbours are keyed by
-	 * address alone, so both ports share the first port's entry. */
-	skip();
 	hear(0, "fe80::1", 0x01);
 	hear(1, "fe80::1", 0x02);
 	send_route_b(5, &oif0, 1);
