@@ -87,6 +87,7 @@ static struct {
 	int netns_fd; /* the namespace, -1 = none */
 	uint8_t tc;
 	uint16_t n_ports;
+	uint64_t ll_heard; /* link-local neighbours heard for the first time on their port */
 	struct kif_port port[RSW_MAX_PORTS];
 } kif = {.netns_fd = -1};
 
@@ -491,6 +492,7 @@ ll_learn(uint16_t p, const uint8_t *f, uint32_t len)
 	if (slot == NULL) {
 		slot = oldest;
 		memcpy(slot->ip, ip + 8, 16);
+		kif.ll_heard++; /* an unnumbered next hop may resolve now (fpm.c rebuilds) */
 	}
 	memcpy(slot->mac, f + 6, 6);
 	slot->seen_ms = now;
@@ -565,6 +567,12 @@ rsw_kif_ll_neighbor(uint16_t p, const uint8_t *ip, uint8_t *ip_out, uint8_t *mac
 	if (mac != NULL)
 		memcpy(mac, best->mac, 6);
 	return 0;
+}
+
+uint64_t
+rsw_kif_ll_heard(void)
+{
+	return kif.ll_heard;
 }
 
 json_t *

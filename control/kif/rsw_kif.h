@@ -51,6 +51,13 @@ int rsw_kif_port_of_ifindex(int ifindex);
 int rsw_kif_ll_neighbor(uint16_t p, const uint8_t *ip, uint8_t *ip_out, uint8_t *mac);
 
 /**
+ * How many link-local neighbours were heard for the first time on their port so far (a new
+ * address in a port's rsw_kif_ll_neighbor list): when it grows, a table build may resolve
+ * next hops over that port that had none (fpm.c checks it every poll).
+ */
+uint64_t rsw_kif_ll_heard(void);
+
+/**
  * `show kif`: [{"port","ifname","ifindex","carrier",...}], a row per port (ifname "" without
  * kernel interfaces).
  */
