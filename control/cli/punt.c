@@ -98,21 +98,16 @@ cmd_show_punt(int argc, char **argv, void *ctx)
 static json_t *
 cmd_show_kif(int argc, char **argv, void *ctx)
 {
-	json_t *r = rsw_kif_json(), *rows = json_array(), *n;
-	size_t i;
+	json_t *r = rsw_kif_json(), *out;
 
 	(void)argc;
 	(void)argv;
 	(void)ctx;
-	if (r == NULL || rows == NULL) {
-		json_decref(r);
-		json_decref(rows);
+	if (r == NULL)
 		return NULL;
-	}
-	json_array_foreach(r, i, n)
-		json_array_append_new(rows, rsw_row(&rsw_table_kif, json_incref(n)));
+	out = rsw_rows(&rsw_table_kif, r);
 	json_decref(r);
-	return json_pack("{s:o}", "kernel_interfaces", rows);
+	return out;
 }
 
 static int
