@@ -336,6 +336,7 @@ kif_init(const struct rsw_config *cfg)
 {
 	const struct rsw_cfg_control *ctl = &cfg->control;
 	int saved, s = -1, s6 = -1, rc;
+	struct rsw_punt_rates pr;
 	bool created;
 	uint16_t p;
 
@@ -343,7 +344,8 @@ kif_init(const struct rsw_config *cfg)
 		kif.port[p].fd = -1;
 	/* The punt policers run with or without kernel interfaces. */
 	rsw_parse_lldp = ctl->has_kif;
-	rsw_punt_configure(NULL, NULL, rte_get_tsc_hz(), ctl->bgp_peers, ctl->n_bgp_peers,
+	rsw_config_punt_rates(cfg, &pr);
+	rsw_punt_configure(pr.pps, pr.burst, rte_get_tsc_hz(), ctl->bgp_peers, ctl->n_bgp_peers,
 			   ctl->has_kif);
 	if (!ctl->has_kif)
 		return 0;

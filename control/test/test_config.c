@@ -23,6 +23,7 @@
 
 #include "cfg_test.h"
 #include "rsw_config.h"
+#include "rsw_punt_dp.h"
 
 /* The load fails and the message starts with prefix. */
 static void
@@ -2006,6 +2007,86 @@ test_control_kif(void **state)
 	rsw_config_free(cfg);
 }
 
+/* control.kernel_interfaces.punt: the policers' rates by class, errors with their lines. */
+#define KIF_PUNT HEAD "control:\n  kernel_interfaces:\n    netns: n\n    punt:\n"
+
+static void
+test_control_kif_punt(void **state)
+{
+	struct rsw_punt_rates r;
+	struct rsw_config *cfg;
+	json_t *j, *p;
+
+	(void)state;
+	expect_err(HEAD "control:\n  kernel_interfaces: { netns: n, punt: { ssh: { rate: 1 } } }\n",
+		   "t.yaml:7: 'punt' has no class 'ssh' (classes: arp, nd, icmp, bgp, bfd, lldp, "
+		   "other, unresolved)");
+	expect_err(HEAD "control:\n  kernel_interfaces: { netns: n, punt: [other] }\n",
+		   "t.yaml:7: 'punt' must be a mapping like { other: { rate: 1000, burst: 200 } }");
+	expect_err(KIF_PUNT "      other: { rate: -1 }\n",
+		   "t.yaml:10: 'punt.other.rate' must be between 0 and 1000000 (got -1)");
+	expect_err(KIF_PUNT "      other: { rate: 1000001 }\n",
+		   "t.yaml:10: 'punt.other.rate' must be between 0 and 1000000 (got 1000001)");
+	expect_err(KIF_PUNT "      icmp: { rate: 99999999999999999999 }\n",
+		   "t.yaml:10: 'punt.icmp.rate' must be between 0 and 1000000 "
+		   "(got 99999999999999999999)");
+	expect_err(KIF_PUNT "      bgp: { rate: 1.5 }\n",
+		   "t.yaml:10: 'punt.bgp.rate' must be an integer");
+	expect_err(KIF_PUNT "      arp: { burst: 0 }\n",
+		   "t.yaml:10: 'punt.arp.burst' must be between 1 and 100000 (got 0)");
+	expect_err(KIF_PUNT "      arp: { burst: 100001 }\n",
+		   "t.yaml:10: 'punt.arp.burst' must be between 1 and 100000 (got 100001)");
+	expect_err(KIF_PUNT "      nd: 100\n",
+		   "t.yaml:10: 'punt.nd' must be a mapping like { rate: 1000, burst: 200 }");
+	expect_err(KIF_PUNT "      nd: {}\n", "t.yaml:10: 'punt.nd' needs 'rate' or 'burst'");
+	expect_err(KIF_PUNT "      nd: { pps: 5 }\n", "t.yaml:10: unknown key 'pps' in 'punt.nd'");
+	expect_err(KIF_PUNT "      lldp: { rate: 5 }\n      lldp: { rate: 6 }\n",
+		   "t.yaml:11: duplicate key 'lldp' (first at line 10)");
+	/* Each class's mistake, in file order. */
+	expect_err(KIF_PUNT "      arp: { rate: -5 }\n"
+			    "      bfd: { rate: 10 }\n"
+			    "      unknown: { rate: 1 }\n"
+			    "      other: { burst: 0 }\n",
+		   "t.yaml:10: 'punt.arp.rate' must be between 0 and 1000000 (got -5)\n"
+		   "t.yaml:12: 'punt' has no class 'unknown' (classes: arp, nd, icmp, bgp, bfd, "
+		   "lldp, other, unresolved)\n"
+		   "t.yaml:13: 'punt.other.burst' must be between 1 and 100000 (got 0)");
+
+	/* No punt: (nor kernel interfaces): the defaults of rsw_punt_dp.h. */
+	cfg = expect_ok(HEAD);
+	rsw_config_punt_rates(cfg, &r);
+	assert_int_equal(r.pps[RSW_PUNT_C_other], 1000);
+	assert_int_equal(r.burst[RSW_PUNT_C_other], 200);
+	assert_int_equal(r.pps[RSW_PUNT_C_bgp], 10000);
+	rsw_config_free(cfg);
+	cfg = expect_ok(KIF_PUNT "      other: { rate: 10, burst: 5 }\n"
+				 "      icmp: { rate: 0 }\n"
+				 "      unresolved: { burst: 64 }\n");
+	assert_int_equal(cfg->control.punt[RSW_PUNT_C_other].line, 10);
+	rsw_config_punt_rates(cfg, &r);
+	assert_int_equal(r.pps[RSW_PUNT_C_other], 10);
+	assert_int_equal(r.burst[RSW_PUNT_C_other], 5);
+	assert_int_equal(r.pps[RSW_PUNT_C_icmp], 0); /* drop all */
+	assert_int_equal(r.burst[RSW_PUNT_C_icmp], 200);
+	assert_int_equal(r.pps[RSW_PUNT_C_unresolved], 5000);
+	assert_int_equal(r.burst[RSW_PUNT_C_unresolved], 64);
+	assert_int_equal(r.pps[RSW_PUNT_C_arp], 2000);
+	assert_int_equal(r.burst[RSW_PUNT_C_arp], 400);
+	/* show config: every class with the rate and burst it runs with. */
+	j = rsw_config_to_json(cfg);
+	p = json_object_get(json_object_get(json_object_get(j, "control"), "kernel_interfaces"),
+			    "punt");
+	assert_int_equal(json_object_size(p), RSW_N_PUNT_CLASSES);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(p, "other"), "rate")),
+			 10);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(p, "icmp"), "rate")),
+			 0);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(p, "arp"), "burst")),
+			 400);
+	json_decref(j);
+	rsw_config_free(cfg);
+}
+
 int
 main(void)
 {
@@ -2051,6 +2132,7 @@ main(void)
 		cmocka_unit_test(test_route_distance),
 		cmocka_unit_test(test_control_fpm),
 		cmocka_unit_test(test_control_kif),
+		cmocka_unit_test(test_control_kif_punt),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
