@@ -20,6 +20,7 @@
 
 #include "rsw_config.h"
 #include "rsw_fib.h"
+#include "rsw_kif.h"
 #include "rsw_stats.h"
 #include "rsw_worker.h"
 
@@ -33,6 +34,7 @@ struct rsw_ctl_main {
 	uint64_t missed_base[RSW_MAX_PORTS];
 	struct rsw_lb_member_stats (*lb_base)[RSW_MAX_NEXTHOPS]; /* [RSW_MAX_GROUPS] */
 	struct rsw_qos_stats *qos_base; /* `clear counters` baselines of QoS counters */
+	uint64_t kif_base[RSW_MAX_PORTS][RSW_N_KIF_CTRS]; /* and of the kernel interfaces' */
 };
 
 extern struct rsw_ctl_main rsw_ctl;

@@ -42,6 +42,8 @@
 #   RAILSW_LAB_LCORES    EAL -l for every railsw (default: 0,1)
 #   RAILSW_LAB_IDLE_US   switch.idle_sleep_us (default: 1000)
 #   RAILSW_LAB_BFD_MS    BFD transmit and receive interval with --bgp (default: 150; x3 to detect)
+#   RAILSW_LAB_FRR_DEBUG 1: FRR logs at level debugging, with BGP neighbour events, BFD,
+#                        zebra RIB and FPM debugs (default: 0)
 # With --bgp or --lldp each switch has kernel interfaces in namespace <tag>-sw-<switch>,
 # where its zebra (dplane_fpm_nl to railsw), bgpd, bfdd and lldpd run, each with its
 # pid file, sockets and log in STATE/frr/<switch>/ and STATE/lldp/<switch>/ (never the
@@ -61,6 +63,7 @@ MEM=${RAILSW_LAB_MEM:-}
 LCORES=${RAILSW_LAB_LCORES:-0,1}
 IDLE_US=${RAILSW_LAB_IDLE_US:-1000}
 BFD_MS=${RAILSW_LAB_BFD_MS:-150}
+FRR_DEBUG=${RAILSW_LAB_FRR_DEBUG:-0}
 BGP_WAIT=${RAILSW_LAB_BGP_WAIT:-90}
 MODE_BGP=0 MODE_LLDP=0 MODE_MISCABLE=0 MODE_NUMBERED=0 MODE_BFD=1
 FRR=/usr/lib/frr
@@ -77,13 +80,14 @@ die() {
 say() { printf '\n== %s\n' "$*"; }
 usage() {
 	sed -n '7,17p' "$0" | sed 's/^# \{0,1\}//'
-	echo "(environment and details: sed -n 5,49p $0; docs/fabric-lab.md)"
+	echo "(environment and details: sed -n 5,51p $0; docs/fabric-lab.md)"
 }
 
 [[ $TAG =~ ^[a-z0-9]{1,8}$ ]] || die "RAILSW_LAB_TAG must be 1-8 lower-case letters or digits (got '$TAG')"
 [[ $MEM =~ ^[0-9]*$ ]] || die "RAILSW_LAB_MEM must be a number of MB (got '$MEM')"
 [[ $BGP_WAIT =~ ^[0-9]+$ ]] || die "RAILSW_LAB_BGP_WAIT must be a number of seconds (got '$BGP_WAIT')"
 [[ $BFD_MS =~ ^[0-9]+$ ]] && [ "$BFD_MS" -ge 10 ] || die "RAILSW_LAB_BFD_MS must be a number of ms, at least 10 (got '$BFD_MS')"
+[[ $FRR_DEBUG =~ ^[01]$ ]] || die "RAILSW_LAB_FRR_DEBUG must be 0 or 1 (got '$FRR_DEBUG')"
 [[ $IDLE_US =~ ^[0-9]+$ ]] || die "RAILSW_LAB_IDLE_US must be a number of microseconds (got '$IDLE_US')"
 case "$STATE" in
 /*) ;;
@@ -113,46 +117,69 @@ prefix_in_use() { # prefix
 	return 1
 }
 
-# Stop every railsw named in the pidfiles of the state directory: SIGTERM all,
-# wait up to 15 s in all, then SIGKILL what is left. Only PIDs whose command line
-# carries this lab's prefix are signalled.
-stop_switches() {
-	local f name pid prefix left i
-	local -a pids=() prefixes=() names=()
-	for f in "$STATE"/*.pid; do
-		[ -e "$f" ] || continue
-		name=$(basename "$f" .pid)
-		pid=$(cat "$f" 2>/dev/null || true)
-		prefix="$TAG-$name"
-		if is_ours "$pid" "$prefix"; then
-			kill -TERM "$pid" 2>/dev/null || true
-			pids+=("$pid")
-			prefixes+=("$prefix")
-			names+=("$name")
-		fi
+# SIGTERM every PID of STOP_PIDS, wait up to TENTHS/10 s in all until CHECK PID KEY (KEY
+# from STOP_KEYS) fails for each, then SIGKILL what is left (STOP_NAMES say what it was).
+# CHECK tells this lab's process from anything that reused the PID: only those are signalled.
+STOP_PIDS=() STOP_KEYS=() STOP_NAMES=()
+stop_pids() { # check tenths
+	local check=$1 tenths=$2 i left
+	for i in "${!STOP_PIDS[@]}"; do
+		kill -TERM "${STOP_PIDS[$i]}" 2>/dev/null || true
 	done
-	for _ in $(seq 1 150); do
+	for _ in $(seq 1 "$tenths"); do
 		left=0
-		for i in "${!pids[@]}"; do
-			is_ours "${pids[$i]}" "${prefixes[$i]}" && left=1
+		for i in "${!STOP_PIDS[@]}"; do
+			"$check" "${STOP_PIDS[$i]}" "${STOP_KEYS[$i]}" && left=1
 		done
 		[ $left -eq 0 ] && break
 		sleep 0.1
 	done
-	for i in "${!pids[@]}"; do
-		if is_ours "${pids[$i]}" "${prefixes[$i]}"; then
-			echo "fabric-lab: ${names[$i]} (pid ${pids[$i]}) ignored SIGTERM for 15 s; killing it" >&2
-			kill -KILL "${pids[$i]}" 2>/dev/null || true
+	for i in "${!STOP_PIDS[@]}"; do
+		if "$check" "${STOP_PIDS[$i]}" "${STOP_KEYS[$i]}"; then
+			echo "fabric-lab: ${STOP_NAMES[$i]} (pid ${STOP_PIDS[$i]}) ignored SIGTERM for $((tenths / 10)) s; killing it" >&2
+			kill -KILL "${STOP_PIDS[$i]}" 2>/dev/null || true
 		fi
 	done
-	for i in "${!pids[@]}"; do
+}
+
+# Stop every railsw named in the pidfiles of the state directory: SIGTERM all,
+# wait up to 15 s in all, then SIGKILL what is left. Only PIDs whose command line
+# carries this lab's prefix are signalled.
+stop_switches() {
+	local f name pid i
+	STOP_PIDS=() STOP_KEYS=() STOP_NAMES=()
+	for f in "$STATE"/*.pid; do
+		[ -e "$f" ] || continue
+		name=$(basename "$f" .pid)
+		pid=$(cat "$f" 2>/dev/null || true)
+		if is_ours "$pid" "$TAG-$name"; then
+			STOP_PIDS+=("$pid")
+			STOP_KEYS+=("$TAG-$name")
+			STOP_NAMES+=("$name")
+		fi
+	done
+	stop_pids is_ours 150
+	for i in "${!STOP_PIDS[@]}"; do
 		for _ in $(seq 1 50); do
-			is_ours "${pids[$i]}" "${prefixes[$i]}" || break
+			is_ours "${STOP_PIDS[$i]}" "${STOP_KEYS[$i]}" || break
 			sleep 0.1
 		done
-		echo "stopped ${names[$i]} (pid ${pids[$i]})"
+		echo "stopped ${STOP_NAMES[$i]} (pid ${STOP_PIDS[$i]})"
 	done
 	rm -f "$STATE"/*.pid
+}
+
+# exec "$@" with no descriptor open but 0, 1 and 2. The lab's switches and daemons outlive
+# this script: they must not keep the caller's descriptors, such as the lock of `flock FILE
+# fabric-lab.sh up` (flock(1) hands its descriptor to the command it runs) or this script's
+# own lock (9).
+exec_closed() {
+	local fd
+	for fd in /proc/$BASHPID/fd/*; do
+		fd=${fd##*/}
+		[ "$fd" -gt 2 ] 2>/dev/null && { eval "exec $fd>&-" 2>/dev/null || true; }
+	done
+	exec "$@"
 }
 
 lab_namespaces() {
@@ -179,31 +206,18 @@ is_our_daemon() { # pid file
 # pid files (SIGTERM, up to 5 s, then SIGKILL); never anything else, nor the packaged
 # services.
 stop_daemons() {
-	local f pid i
-	local -a pids=() files=()
+	local f pid
+	STOP_PIDS=() STOP_KEYS=() STOP_NAMES=()
 	for f in "$STATE"/frr/*/*.pid "$STATE"/lldp/*/lldpd.pid; do
 		[ -e "$f" ] || continue
 		pid=$(cat "$f" 2>/dev/null || true)
 		if is_our_daemon "$pid" "$f"; then
-			kill -TERM "$pid" 2>/dev/null || true
-			pids+=("$pid")
-			files+=("$f")
+			STOP_PIDS+=("$pid")
+			STOP_KEYS+=("$f")
+			STOP_NAMES+=("$f")
 		fi
 	done
-	for _ in $(seq 1 50); do
-		local left=0
-		for i in "${!pids[@]}"; do
-			is_our_daemon "${pids[$i]}" "${files[$i]}" && left=1
-		done
-		[ $left -eq 0 ] && break
-		sleep 0.1
-	done
-	for i in "${!pids[@]}"; do
-		if is_our_daemon "${pids[$i]}" "${files[$i]}"; then
-			echo "fabric-lab: ${files[$i]} (pid ${pids[$i]}) ignored SIGTERM for 5 s; killing it" >&2
-			kill -KILL "${pids[$i]}" 2>/dev/null || true
-		fi
-	done
+	stop_pids is_our_daemon 50
 	return 0
 }
 
@@ -335,12 +349,13 @@ pid_of() { # index into SW_*
 
 generate() { # topology-file
 	"$PY" - "$STATE" "$TAG" "$IDLE_US" "$1" "$MODE_BGP" "$MODE_LLDP" "$MODE_MISCABLE" \
-		"$MODE_NUMBERED" "$MODE_BFD" "$BFD_MS" "$root/devtools" <<'PYEOF'
+		"$MODE_NUMBERED" "$MODE_BFD" "$BFD_MS" "$root/devtools" "$FRR_DEBUG" <<'PYEOF'
 import json, os, sys
 
 state, tag, idle_us, topo = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 bgp, lldp, miscable, numbered, bfd = (a == "1" for a in sys.argv[5:10])
 bfd_ms = int(sys.argv[10])
+frr_debug = sys.argv[12] == "1"
 sys.path.insert(0, sys.argv[11])
 import fabric_frr
 with open(os.path.join(state, "plan.json")) as f:
@@ -498,7 +513,8 @@ for sw in order:
         d = os.path.join(state, "frr", name)
         os.makedirs(d, exist_ok=True)
         for fname, text in fabric_frr.configs(plan, name, d, unnumbered=not numbered,
-                                              bfd=bfd, bfd_ms=bfd_ms).items():
+                                              bfd=bfd, bfd_ms=bfd_ms,
+                                              debug=frr_debug).items():
             with open(os.path.join(d, fname), "w") as f:
                 f.write(text)
     if bgp or lldp:
@@ -597,9 +613,9 @@ start_frr() { # index
 		zebra) extra=(-M dplane_fpm_nl) ;;
 		bfdd) extra=(--bfdctl "$d/bfdd.sock") ;;
 		esac
-		ip netns exec "$ns" "$FRR/$dm" -d "${extra[@]}" -f "$d/$dm.conf" -i "$d/$dm.pid" \
-			-z "$d/zserv.api" --vty_socket "$d" -P 0 -u frr -g frr \
-			>>"$d/$dm.out" 2>&1 </dev/null 3>&- 9>&- ||
+		(exec_closed ip netns exec "$ns" "$FRR/$dm" -d "${extra[@]}" -f "$d/$dm.conf" \
+			-i "$d/$dm.pid" -z "$d/zserv.api" --vty_socket "$d" -P 0 -u frr -g frr \
+			>>"$d/$dm.out" 2>&1 </dev/null) ||
 			die "$name: $dm did not start (see $d/$dm.out and $d/$dm.log)"
 		wait_pidfile "$d/$dm.pid" "$name: $dm"
 		if [ $dm = zebra ]; then
@@ -616,9 +632,9 @@ start_lldpd() { # index
 	local name=${SW_NAMES[$1]} d ns
 	d=$STATE/lldp/$name
 	ns=$(sw_ns "$name")
-	ip netns exec "$ns" lldpd -u "$d/lldpd.sock" -p "$d/lldpd.pid" -I "$(cat "$d/ports")" \
-		-O "$d/lldpd.conf" -L /usr/sbin/lldpcli -k -S "railsw $name (fabric-lab)" \
-		>>"$d/lldpd.out" 2>&1 </dev/null 3>&- 9>&- ||
+	(exec_closed ip netns exec "$ns" lldpd -u "$d/lldpd.sock" -p "$d/lldpd.pid" \
+		-I "$(cat "$d/ports")" -O "$d/lldpd.conf" -L /usr/sbin/lldpcli -k \
+		-S "railsw $name (fabric-lab)" >>"$d/lldpd.out" 2>&1 </dev/null) ||
 		die "$name: lldpd did not start (see $d/lldpd.out)"
 	wait_pidfile "$d/lldpd.pid" "$name: lldpd"
 }
@@ -660,25 +676,48 @@ elif what == "bgp-sessions":
     peers = j.get("ipv4Unicast", {}).get("peers", {})
     up = sum(1 for p in peers.values() if p.get("state") == "Established")
     print(f"{up}/{len(peers)}")
+elif what == "bfd-peers":
+    # One single-hop session per fabric port, up, with its local address and interface: the
+    # session bgpd installs once the BGP session is established (bgp_peer_bfd_update_source).
+    ports = [ln["a_port"] if ln["a"] == sw else ln["b_port"] for ln in plan["links"]
+             if ln["kind"] == "fabric" and sw in (ln["a"], ln["b"])]
+    final = {p["interface"] for p in j if p.get("status") == "up" and p.get("interface") and
+             p.get("local", "") not in ("", "0.0.0.0", "::")}
+    missing = [p for p in ports if p not in final]
+    if missing:
+        print(f"BFD not up with its source on {','.join(missing)} "
+              f"({len(j)} sessions: " + ", ".join(f"{p.get('interface') or '-'} "
+                                                  f"{p.get('status')}" for p in j) + ")")
 PYEOF
 )
 
-# Until every leaf has a BGP route over all its uplinks to every other leaf
-# (RAILSW_LAB_BGP_WAIT, 90 s, at most).
+# Until every leaf has a BGP route over all its uplinks to every other leaf and, with BFD,
+# every switch has its BFD sessions up with their source addresses (RAILSW_LAB_BGP_WAIT,
+# 90 s, at most). FRR 8.4's bgpd installs a session's BFD session without a source at
+# first and re-installs it with one when the BGP session is established; when the first one
+# was up already (numbered sessions, whose BFD starts before BGP), the re-install reads as
+# BFD down and bgpd resets the BGP session (Cease/BFD Down), once or twice per session, a
+# few seconds after routes first arrived (fixed in FRR 10.3, bgpd 247a75d5). Routes alone
+# are not the end of start-up.
 wait_bgp() {
-	local i bad="" t0
+	local i bad="" t0 out
 	t0=$(date +%s)
 	for _ in $(seq 1 $((BGP_WAIT * 2))); do
 		bad=""
 		for i in "${!SW_NAMES[@]}"; do
-			[ "${SW_TIER[$i]}" = leaf ] || continue
-			local out
-			out=$(ctl "${SW_SOCK[$i]}" --json show routes 2>/dev/null | labcheck bgp-routes "${SW_NAMES[$i]}" 2>&1) ||
-				out="no answer"
-			[ -z "$out" ] || bad+="${SW_NAMES[$i]}: $out; "
+			if [ "${SW_TIER[$i]}" = leaf ]; then
+				out=$(ctl "${SW_SOCK[$i]}" --json show routes 2>/dev/null | labcheck bgp-routes "${SW_NAMES[$i]}" 2>&1) ||
+					out="no answer"
+				[ -z "$out" ] || bad+="${SW_NAMES[$i]}: $out; "
+			fi
+			if [ -z "$bad" ] && mode_has bfd; then
+				out=$(vty "${SW_NAMES[$i]}" -c "show bfd peers json" 2>/dev/null | labcheck bfd-peers "${SW_NAMES[$i]}" 2>&1) ||
+					out="no answer from bfdd"
+				[ -z "$out" ] || bad+="${SW_NAMES[$i]}: $out; "
+			fi
 		done
 		if [ -z "$bad" ]; then
-			echo "BGP converged in $(($(date +%s) - t0)) s: every leaf reaches every other leaf's subnet over all its uplinks"
+			echo "BGP converged in $(($(date +%s) - t0)) s: every leaf reaches every other leaf's subnet over all its uplinks$(mode_has bfd && echo ", BFD up on every session")"
 			return 0
 		fi
 		sleep 0.5
@@ -817,8 +856,9 @@ cmd_up() {
 	started=1
 	for i in "${!SW_NAMES[@]}"; do
 		# setsid: the switches outlive this script and a Ctrl-C in its terminal.
-		setsid "$railsw" -l "$LCORES" --no-huge -m "$MEM" --file-prefix "$TAG-${SW_NAMES[$i]}" \
-			-- -c "${SW_CONF[$i]}" >"${SW_LOG[$i]}" 2>&1 </dev/null 9>&- &
+		exec_closed setsid "$railsw" -l "$LCORES" --no-huge -m "$MEM" \
+			--file-prefix "$TAG-${SW_NAMES[$i]}" -- -c "${SW_CONF[$i]}" \
+			>"${SW_LOG[$i]}" 2>&1 </dev/null &
 		pid=$!
 		echo "$pid" >"${SW_PIDF[$i]}"
 		wait_ready "$i" 30
@@ -1010,6 +1050,63 @@ first_nic() {
 	return 0
 }
 
+# Before the ECMP flows: wait (at most SECONDS) until LEAF's next-hop group for PREFIX has
+# every next hop of its active route as a member, each up, and (with BGP) the route has one
+# next hop per uplink: a route that is still settling (a session that came up last, or one
+# reset at once, `up --bgp` in docs/routing.md) would spread the flows over fewer uplinks.
+# Prints what it saw; the ECMP check after it reports what the flows did.
+wait_group() { # leaf-socket leaf prefix seconds
+	local sock=$1 leaf=$2 prefix=$3 secs=$4 t0 now seen="" last="" ok
+	t0=$(date +%s%N)
+	while :; do
+		seen=$({ ctl "$sock" --json show routes && echo && ctl "$sock" --json show lb; } 2>/dev/null |
+			"$PY" -c "$WAIT_GROUP_PY" "$STATE/plan.json" "$leaf" "$prefix" "$(mode_has bgp && echo bgp)") ||
+			seen="? no answer from $leaf"
+		now=$(date +%s%N)
+		ok=${seen%% *}
+		seen=${seen#* }
+		if [ "$seen" != "$last" ] && [ -n "$last" ]; then
+			printf '  %6.1f s: %s\n' "$(((now - t0) / 1000000))e-3" "$last"
+		fi
+		last=$seen
+		if [ "$ok" = ok ]; then
+			printf '  %6.1f s: %s\n' "$(((now - t0) / 1000000))e-3" "$seen"
+			return 0
+		fi
+		if [ $((now - t0)) -ge $((secs * 1000000000)) ]; then
+			printf '  %6.1f s: %s (waited %d s; sending anyway)\n' "$(((now - t0) / 1000000))e-3" "$seen" "$secs"
+			return 0
+		fi
+		sleep 0.2
+	done
+}
+WAIT_GROUP_PY=$(
+	cat <<'PYEOF'
+import json, sys
+plan = json.load(open(sys.argv[1]))
+leaf, prefix, bgp = sys.argv[2], sys.argv[3], sys.argv[4] == "bgp"
+dec = json.JSONDecoder()
+text = sys.stdin.read()
+routes, end = dec.raw_decode(text)
+lb, _ = dec.raw_decode(text[end:].lstrip())
+uplinks = sum(1 for ln in plan["links"] if ln["kind"] == "fabric" and ln["a"] == leaf)
+rs = [r for r in routes["routes"] if r["prefix"] == prefix and r.get("active", True) and
+      (not bgp or r.get("source") == "bgp")]
+ms = [m for g in lb["groups"] if g["prefix"] == prefix for m in g["members"]]
+up = [m for m in ms if m.get("up", True)]
+if not rs:
+    print(f"wait no active {'bgp ' if bgp else ''}route to {prefix} on {leaf}")
+    sys.exit(0)
+res = rs[0].get("resolved", len(rs[0]["nexthops"]))
+desc = (f"{leaf}: route {prefix} resolved {res}"
+        + (f" of {uplinks} uplinks" if bgp else "")
+        + f", group {len(ms)} members ({len(up)} up: "
+        + (", ".join(f"{m['nexthop']} on {m['port']}" for m in up) or "none") + ")")
+good = res == len(ms) == len(up) and res > 0 and (not bgp or res == uplinks)
+print(("ok " if good else "wait ") + desc)
+PYEOF
+)
+
 cmd_ping() {
 	need_root ping
 	need_build
@@ -1058,6 +1155,13 @@ cmd_ping() {
 	say "ECMP: 32 UDP flows ${H_SERVER[$src]} -> ${H_SERVER[$dst]} over the spines"
 	local leaf_sock
 	leaf_sock=$(sock_of "${H_LEAF[$src]}")
+	# The group of the GPU prefix (topology routes), or of the destination leaf's subnet (BGP).
+	local group_prefix
+	group_prefix=$(jpy 'j["gpu_prefix"]' <"$STATE/plan.json")
+	if mode_has bgp; then
+		group_prefix=$(jpy '[s["subnet"] for s in j["switches"] if s["name"] == "'"${H_LEAF[$dst]}"'"][0]' <"$STATE/plan.json")
+	fi
+	wait_group "$leaf_sock" "${H_LEAF[$src]}" "$group_prefix" 10
 	ctl "$leaf_sock" clear counters >/dev/null
 	for i in "${!SW_NAMES[@]}"; do
 		[ "${SW_TIER[$i]}" = spine ] && ctl "${SW_SOCK[$i]}" clear counters >/dev/null
@@ -1073,12 +1177,6 @@ cmd_ping() {
 	echo "\$ $railctl -s $leaf_sock show lb   # on ${H_LEAF[$src]}"
 	ctl "$leaf_sock" show lb
 	local members
-	# The group of the GPU prefix (topology routes), or of the destination leaf's subnet (BGP).
-	local group_prefix
-	group_prefix=$(jpy 'j["gpu_prefix"]' <"$STATE/plan.json")
-	if mode_has bgp; then
-		group_prefix=$(jpy '[s["subnet"] for s in j["switches"] if s["name"] == "'"${H_LEAF[$dst]}"'"][0]' <"$STATE/plan.json")
-	fi
 	members=$(ctl "$leaf_sock" --json show lb | jpy '[ "%s %s %d" % (m["port"], m["nexthop"], m["packets"]) for g in j["groups"] if g["prefix"] == "'"$group_prefix"'" for m in g["members"]]')
 	local used=0 total=0
 	while read -r port _ pk; do

@@ -18,7 +18,6 @@ Run as root, under the lab lock:
 
 import argparse
 import os
-import socket
 import sys
 import threading
 import time
@@ -27,17 +26,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "pkt-tests", "lib"))
 
 import fpm  # noqa: E402
+from frr import free_port  # noqa: E402
 import railsw  # noqa: E402
 import topo  # noqa: E402
 from topo import HOST_IP, udp4  # noqa: E402
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    p = s.getsockname()[1]
-    s.close()
-    return p
 
 
 def prefixes(n):

@@ -17,10 +17,6 @@ files and is stopped by its pid; never the packaged frr service.
 
 import os
 import re
-import shutil
-import signal
-import socket
-import tempfile
 import time
 
 import pytest
@@ -28,16 +24,11 @@ from scapy.all import ARP, ICMP, IP, TCP, Ether, ICMPv6EchoReply, ICMPv6EchoRequ
 
 import railsw
 import topo
+from frr import Frr, free_port, have_bgp
 from topo import HOST_IP, HOST_IP6, HOST_MAC, SW_IP, SW_IP6
 
-ZEBRA = "/usr/lib/frr/zebra"
-BGPD = "/usr/lib/frr/bgpd"
-VTYSH = "/usr/bin/vtysh"
-MODULE = "/usr/lib/x86_64-linux-gnu/frr/modules/dplane_fpm_nl.so"
-
 pytestmark = pytest.mark.skipif(
-    not all(os.access(x, os.X_OK) for x in (ZEBRA, BGPD, VTYSH)) or not os.path.exists(MODULE),
-    reason="FRR (zebra, bgpd, vtysh, dplane_fpm_nl) is not installed")
+    not have_bgp(), reason="FRR (zebra, bgpd, vtysh, dplane_fpm_nl) is not installed")
 
 RSW_BGPD = """hostname rsw
 router bgp 65000
@@ -84,85 +75,6 @@ router bgp 65001
   neighbor fd00:1::fe activate
  exit-address-family
 """
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    p = s.getsockname()[1]
-    s.close()
-    return p
-
-
-class Frr:
-    """zebra (+ FPM when fpm_port) and bgpd in namespace ns, files in a directory of their
-    own, stopped by their pids only."""
-
-    def __init__(self, ns, bgpd_conf, fpm_port=None):
-        self.ns = ns
-        self.d = tempfile.mkdtemp(prefix=f"{ns}.")
-        shutil.chown(self.d, "frr", "frr")
-        zebra = "hostname z\n"
-        if fpm_port:
-            zebra += f"fpm address 127.0.0.1 port {fpm_port}\nno fpm use-next-hop-groups\n"
-        for name, text in (("zebra", zebra), ("bgpd", bgpd_conf)):
-            path = os.path.join(self.d, f"{name}.conf")
-            with open(path, "w") as f:
-                f.write(text)
-            shutil.chown(path, "frr", "frr")
-        self.fpm = fpm_port is not None
-
-    def _start(self, exe, name, extra=()):
-        pidf = os.path.join(self.d, f"{name}.pid")
-        railsw.run(["ip", "netns", "exec", self.ns, exe, "-d", *extra,
-                    "-f", os.path.join(self.d, f"{name}.conf"), "-i", pidf,
-                    "-z", os.path.join(self.d, "zserv.api"), "--vty_socket", self.d,
-                    "-P", "0", "-u", "frr", "-g", "frr"])
-        railsw.wait_until(lambda: os.path.exists(pidf), 10, what=f"{name} pid file")
-
-    def start(self):
-        self._start(ZEBRA, "zebra", ("-M", "dplane_fpm_nl") if self.fpm else ())
-        time.sleep(0.3)
-        self._start(BGPD, "bgpd", ("-p", "179"))
-
-    def vtysh(self, *cmds):
-        args = [VTYSH, "--vty_socket", self.d]
-        for c in cmds:
-            args += ["-c", c]
-        return railsw.run(["ip", "netns", "exec", self.ns] + args, check=False).stdout
-
-    def peers(self):
-        """{peer: (state, connections established)} of both address families."""
-        import json
-        out = {}
-        for af in ("ipv4", "ipv6"):
-            try:
-                js = json.loads(self.vtysh(f"show bgp {af} unicast summary json") or "{}")
-            except ValueError:
-                continue
-            for peer, st in js.get("peers", {}).items():
-                out[f"{af} {peer}"] = (st.get("state"),
-                                       (st.get("connectionsEstablished", 0),
-                                        st.get("connectionsDropped", 0)))
-        return out
-
-    def pid(self, name):
-        try:
-            with open(os.path.join(self.d, f"{name}.pid")) as f:
-                return int(f.read().split()[0])
-        except (OSError, ValueError, IndexError):
-            return None
-
-    def stop(self):
-        for name in ("bgpd", "zebra"):
-            pid = self.pid(name)
-            if pid is not None and railsw.pid_alive(pid):
-                os.kill(pid, signal.SIGTERM)
-                try:
-                    railsw.wait_until(lambda: not railsw.pid_alive(pid), 10, what=name)
-                except AssertionError:
-                    os.kill(pid, signal.SIGKILL)
-        shutil.rmtree(self.d, ignore_errors=True)
 
 
 def clean_stale_netns():

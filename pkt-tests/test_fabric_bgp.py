@@ -3,7 +3,8 @@
 """The BGP fabric lab, short form (devtools/fabric-lab.sh up --bgp; docs/routing.md,
 "The BGP lab"): 2 leaves and 2 spines, each railsw with kernel interfaces in its own
 namespace where its own zebra (dplane_fpm_nl), bfdd, bgpd and lldpd run; eBGP
-unnumbered, one ASN per leaf and one for the spines, BFD. Routes come from BGP over
+unnumbered (IPv6 link-local sessions, IPv4 over 169.254.0.1), one ASN per leaf and one
+for the spines, BFD on every session; numbered once too. Routes come from BGP over
 FPM, a failed link or a frozen spine moves the flows, `port up` heals, and the LLDP
 cabling check passes on the plan's cabling and names the cables of a lab miscabled on
 purpose.
@@ -21,10 +22,9 @@ import railsw
 from test_fabric_lab import Lab, clear_stale, lab_env, script
 
 TOPO = os.path.join(railsw.REPO, "config", "fabric-lab.yaml")
-# Numbered sessions (over the plan's /31s), BFD. Unnumbered ones (`up --bgp`) converge,
-# route and ping too, but get no BFD session, so a frozen spine takes the hold timer (docs/routing.md,
-# "Not built yet"): until that is understood the CI lab runs numbered.
-BGP_UP = ["up", "--bgp", "--numbered"]
+# Unnumbered sessions (`neighbor PORT interface v6only`: IPv6 link-local, IPv4 routes over
+# 169.254.0.1) with BFD; test_numbered_lab brings the lab up numbered once as well.
+BGP_UP = ["up", "--bgp"]
 
 
 class BgpLab(Lab):
@@ -37,6 +37,14 @@ class BgpLab(Lab):
         self.env["RAILSW_LAB_TAG"] = ("fb" + str(os.getpid()))[-8:]
         self.state = self.env["RAILSW_LAB_STATE"]
         self.tag = self.env["RAILSW_LAB_TAG"]
+
+    def vty(self, switch, *cmd):
+        """vtysh of the switch's FRR (its own vty sockets); JSON commands parsed."""
+        args = ["vtysh", "--vty_socket", os.path.join(self.state, "frr", switch)]
+        for c in cmd:
+            args += ["-c", c]
+        r = railsw.run(args, timeout=20)
+        return json.loads(r.stdout) if cmd[-1].endswith(" json") else r.stdout
 
     def route(self, leaf, prefix):
         rs = [r for r in self.ctl(leaf, "show", "routes")["routes"]
@@ -132,7 +140,7 @@ def check_configs(plan, tmp_path, frr, fabric_frr):
             asns[name] = fabric_frr.asn(plan, name)
             assert f"router bgp {asns[name]}" in bgp
             for port, _peer, _pport, paddr in fabric_frr.fabric_ports(plan, name):
-                want = f"neighbor {port} interface peer-group FABRIC" if unnumbered else \
+                want = f"neighbor {port} interface v6only peer-group FABRIC" if unnumbered else \
                     f"neighbor {paddr} peer-group FABRIC"
                 assert want in bgp, bgp
             if sw["tier"] == "leaf":
@@ -157,18 +165,50 @@ def subnet(lab, leaf):
     return [s for s in lab.plan["switches"] if s["name"] == leaf][0]["subnet"]
 
 
+def fabric_ports(lab, switch):
+    return sorted(ln["a_port"] if ln["a"] == switch else ln["b_port"]
+                  for ln in lab.plan["links"]
+                  if ln["kind"] == "fabric" and switch in (ln["a"], ln["b"]))
+
+
 def test_bgp_routes_over_every_spine(blab):
     """Steps: `up --bgp` (fixture), then `fabric-lab.sh ping`.
     Verify: each leaf has the other leaf's subnet from source bgp, active, with
-    both spines' links as next hops (resolved 2); ping, tracepath and ECMP pass
-    and `ping` reports BGP OK for both leaves."""
+    both spines' links as next hops (169.254.0.1 twice, unnumbered; resolved 2);
+    ping, tracepath and ECMP pass and `ping` reports BGP OK for both leaves."""
     a, b = blab.leaves
     for leaf, other in ((a, b), (b, a)):
         r = blab.route(leaf, subnet(blab, other))
         assert r is not None and r["active"] and r["resolved"] == 2, (leaf, r)
+        assert r["nexthops"] == ["169.254.0.1", "169.254.0.1"], (leaf, r)
     r = script(blab.env, "ping", timeout=120)
     assert r.returncode == 0, r.stdout + r.stderr
     assert r.stdout.count("BGP OK") == 2 and "ECMP OK" in r.stdout, r.stdout
+
+
+def test_bfd_on_every_unnumbered_session(blab):
+    """Steps: `up --bgp` (fixture); on every switch, FRR's `show bgp summary json`,
+    `show bgp neighbors json` and `show bfd peers json`.
+    Verify: every fabric port has its BGP session, established, between IPv6
+    link-local addresses; bfdd has one single-hop session per fabric port, up, from
+    the port's link-local address to the peer's (the peer bgpd talks to), with the
+    lab's timers (150 ms, x3)."""
+    for sw in blab.leaves + blab.spines:
+        ports = fabric_ports(blab, sw)
+        nbrs = blab.vty(sw, "show bgp neighbors json")
+        assert sorted(nbrs) == ports, (sw, sorted(nbrs))
+        for port, n in nbrs.items():
+            assert n["bgpState"] == "Established", (sw, port, n["bgpState"])
+            assert n["hostLocal"].startswith("fe80:") and n["hostForeign"].startswith("fe80:"), \
+                (sw, port, n.get("hostLocal"), n.get("hostForeign"))
+        bfd = blab.vty(sw, "show bfd peers json")
+        assert sorted(p["interface"] for p in bfd) == ports, (sw, bfd)
+        for p in bfd:
+            n = nbrs[p["interface"]]
+            assert p["status"] == "up" and not p["multihop"], (sw, p)
+            assert p["peer"] == n["hostForeign"] and p["local"] == n["hostLocal"], (sw, p, n)
+            assert (p["receive-interval"], p["transmit-interval"], p["detect-multiplier"]) == \
+                (150, 150, 3), (sw, p)
 
 
 def test_lldp_cabling_as_planned(blab):
@@ -185,20 +225,32 @@ def test_frozen_spine_bfd_failover(blab):
     after 2 s spine-1's railsw is frozen (SIGSTOP: no link goes down), then
     continued.
     Verify: flows were hit (some hashed onto spine-1), and BFD moved them: the
-    longest outage of any flow, each way, is under 3 s (the hold timer would
-    take 9 s); afterwards the routes have both spines again."""
+    longest outage of any flow, each way, is under 1.5 s (BFD detects in 3 x
+    150 ms; the hold timer would take 6-9 s, and its outage is over 6 s); both
+    leaves' sessions to spine-1 were ended by BFD, not the hold timer;
+    afterwards the routes have both spines again."""
     a, b = blab.leaves
     # Both spines carry flows: every ECMP member of both leaves is up.
     railsw.wait_until(lambda: all(members_up(blab, l1, subnet(blab, l2)) == [True, True]
                                   for l1, l2 in ((a, b), (b, a))), 30, interval=0.5,
                       what="both leaves' ECMP members over both spines up")
+    logs = {leaf: os.path.join(blab.state, "frr", leaf, "bgpd.log") for leaf in (a, b)}
+    seen = {leaf: os.path.getsize(f) for leaf, f in logs.items()}
     r = script(blab.env, "failover", "stop", "6", timeout=120)
     assert r.returncode == 0, r.stdout + r.stderr
     res = [json.load(open(os.path.join(blab.state, f))) for f in
            ("failover-fwd.json", "failover-rev.json")]
     assert sum(x["flows_hit"] for x in res) > 0, (res, r.stdout)
     for x in res:
-        assert x["received"] > 0 and x["outage_ms"] < 3000, (x, r.stdout)
+        assert x["received"] > 0 and x["outage_ms"] < 1500, (x, r.stdout)
+    # bgpd's log: the session to spine-1 (on up1) ended by BFD (a NOTIFICATION Cease/BFD
+    # Down sent), not by the hold timer.
+    for leaf, f in logs.items():
+        with open(f, errors="replace") as fh:
+            fh.seek(seen[leaf])
+            lines = [x for x in fh.read().splitlines() if "neighbor up1" in x]
+        assert any("Cease/BFD Down" in x for x in lines), (leaf, lines)
+        assert not any("Hold Timer Expired" in x for x in lines), (leaf, lines)
     railsw.wait_until(lambda: all((blab.route(l1, subnet(blab, l2)) or {}).get("resolved") == 2
                                   for l1, l2 in ((a, b), (b, a))), 40, interval=0.5,
                       what="both leaves' routes over both spines after the spine continued")
@@ -227,6 +279,27 @@ def test_link_down_moves_return_flows(blab):
         blab.ctl(leaf, "port", "up1", "up")
     railsw.wait_until(lambda: (blab.route(other, prefix) or {}).get("resolved") == 2, 30,
                       interval=0.2, what=f"{other}'s route to {prefix} over both spines again")
+
+
+def test_numbered_lab(blab):
+    """Steps: `up --bgp --numbered` (the lab again, sessions over the plan's /31s).
+    Verify: exit 0 (`up` waits for every leaf's routes over both spines and for
+    every BFD session up with its source); each leaf's route to the other leaf's
+    subnet has the spines' /31 addresses as next hops, resolved 2; every switch
+    has one BFD session per fabric port, up, between the link's IPv4 addresses."""
+    r = script(blab.env, "up", "--bgp", "--numbered", TOPO, timeout=240)
+    assert r.returncode == 0, r.stdout[-4000:] + r.stderr[-3000:]
+    a, b = blab.leaves
+    for leaf, other in ((a, b), (b, a)):
+        r = blab.route(leaf, subnet(blab, other))
+        want = sorted(ln["b_ip"].split("/")[0] for ln in blab.fabric if ln["a"] == leaf)
+        assert r is not None and r["active"] and r["resolved"] == 2, (leaf, r)
+        assert sorted(r["nexthops"]) == want, (leaf, r, want)
+    for sw in blab.leaves + blab.spines:
+        bfd = blab.vty(sw, "show bfd peers json")
+        assert sorted(p["interface"] for p in bfd) == fabric_ports(blab, sw), (sw, bfd)
+        assert all(p["status"] == "up" and p["peer"].startswith("172.16.") and
+                   p["local"].startswith("172.16.") for p in bfd), (sw, bfd)
 
 
 def test_lldp_finds_swapped_cables(blab):

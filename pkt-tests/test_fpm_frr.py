@@ -12,7 +12,6 @@ the route it no longer has is dropped after stale_s, and stopping staticd withdr
 import os
 import shutil
 import signal
-import socket
 import tempfile
 import time
 
@@ -21,6 +20,7 @@ from scapy.all import ICMP, Ether
 
 import railsw
 import topo
+from frr import free_port
 from topo import HOST_IP, HOST_IP6, routed, udp4, udp6
 
 ZEBRA = "/usr/lib/frr/zebra"
@@ -38,14 +38,6 @@ ip route 10.98.0.0/24 10.2.0.1
 ip route 10.98.0.0/24 10.3.0.1
 ipv6 route fd00:99::/48 fd00:2::1
 """
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    p = s.getsockname()[1]
-    s.close()
-    return p
 
 
 class Frr:

@@ -12,6 +12,7 @@
 #include "rsw_ctl.h"
 #include "rsw_fpm.h"
 #include "rsw_icmp.h"
+#include "rsw_kif.h"
 #include "rsw_module.h"
 #include "rsw_watchdog.h"
 
@@ -28,6 +29,7 @@ cmd_clear_counters(int argc, char **argv, void *ctx)
 	for (p = 0; p < rsw_ctl.cfg->n_ports; p++) {
 		rsw_stats_port_sum(p, rsw_ctl.port_base[p]);
 		rsw_ctl.missed_base[p] = rsw_cli_port_missed(p);
+		rsw_kif_counters(p, rsw_ctl.kif_base[p]);
 		for (tc = 0; tc < RSW_N_TC; tc++)
 			rsw_pfcwd_counts(p, tc, &rsw_cli.pfcwd_storms_base[p][tc],
 					 &rsw_cli.pfcwd_restores_base[p][tc]);

@@ -40,6 +40,21 @@ rsw_cli_port_filter(int argc, char **argv, json_t **err)
 	return p;
 }
 
+json_t *
+rsw_cli_port_rows(int argc, char **argv, const char *key, json_t *(*row)(uint16_t p))
+{
+	json_t *arr, *err = NULL;
+	int p, only = rsw_cli_port_filter(argc, argv, &err);
+
+	if (only == -2)
+		return err;
+	arr = json_array();
+	for (p = 0; p < rsw_ctl.cfg->n_ports; p++)
+		if (only < 0 || only == p)
+			json_array_append_new(arr, row((uint16_t)p));
+	return json_pack("{s:o}", key, arr);
+}
+
 uint64_t
 rsw_cli_port_missed(uint16_t p)
 {

@@ -112,17 +112,8 @@ llr_row(uint16_t p)
 static json_t *
 cmd_show_llr(int argc, char **argv, void *ctx)
 {
-	json_t *arr, *err = NULL;
-	int p, only = rsw_cli_port_filter(argc, argv, &err);
-
 	(void)ctx;
-	if (only == -2)
-		return err;
-	arr = json_array();
-	for (p = 0; p < rsw_ctl.cfg->n_ports; p++)
-		if (only < 0 || only == p)
-			json_array_append_new(arr, llr_row((uint16_t)p));
-	return json_pack("{s:o}", "llr", arr);
+	return rsw_cli_port_rows(argc, argv, "llr", llr_row);
 }
 
 /* A probability 0..1, or an integer in lo..hi, from a word; -1 when it is not. */

@@ -29,21 +29,16 @@ const struct rsw_table_def rsw_table_neighbors = {
 static json_t *
 cmd_show_neighbors(int argc, char **argv, void *ctx)
 {
-	json_t *r = rsw_ctl_neigh_json(), *rows = json_array(), *n;
-	size_t i;
+	json_t *r = rsw_ctl_neigh_json(), *out;
 
 	(void)argc;
 	(void)argv;
 	(void)ctx;
-	if (r == NULL || rows == NULL) {
-		json_decref(r);
-		json_decref(rows);
+	if (r == NULL)
 		return NULL;
-	}
-	json_array_foreach(json_object_get(r, "neighbors"), i, n)
-		json_array_append_new(rows, rsw_row(&rsw_table_neighbors, json_incref(n)));
+	out = rsw_rows(&rsw_table_neighbors, json_object_get(r, "neighbors"));
 	json_decref(r);
-	return json_pack("{s:o}", "neighbors", rows);
+	return out;
 }
 
 static int

@@ -103,17 +103,8 @@ port_json(uint16_t p)
 static json_t *
 cmd_show_ports(int argc, char **argv, void *ctx)
 {
-	json_t *arr, *err = NULL;
-	int p, only = rsw_cli_port_filter(argc, argv, &err);
-
 	(void)ctx;
-	if (only == -2)
-		return err;
-	arr = json_array();
-	for (p = 0; p < rsw_ctl.cfg->n_ports; p++)
-		if (only < 0 || only == p)
-			json_array_append_new(arr, port_json((uint16_t)p));
-	return json_pack("{s:o}", "ports", arr);
+	return rsw_cli_port_rows(argc, argv, "ports", port_json);
 }
 
 static json_t *

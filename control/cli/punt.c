@@ -4,7 +4,8 @@
 /*
  * `show punt` (../shared/CLI.md): the frames workers handed to the control thread or a kernel
  * interface, by punt class (dataplane/qos/punt.c), summed over the lcores, since the last
- * `clear counters`; `show kif`: the TAPs of control.kernel_interfaces (kif.c).
+ * `clear counters`, with each class's rate and burst in force; `show kif`: the TAPs of
+ * control.kernel_interfaces (kif.c), their counters since the last `clear counters`.
  */
 
 #include <errno.h>
@@ -22,6 +23,9 @@ static const struct rsw_field_def punt_fields[] = {
 	RSW_FIELD("bytes", COUNTER, "bytes", "bytes of those frames"),
 	RSW_FIELD("policed", COUNTER, "packets",
 		  "frames over the class's rate, dropped in the worker (punt_policed)"),
+	RSW_FIELD("rate", GAUGE, "pps",
+		  "the class's policer rate per worker (kernel_interfaces.punt; 0: all policed)"),
+	RSW_FIELD("burst", GAUGE, "packets", "frames the policer lets through at once"),
 };
 
 const struct rsw_table_def rsw_table_punt = {
@@ -71,6 +75,7 @@ static json_t *
 cmd_show_punt(int argc, char **argv, void *ctx)
 {
 	json_t *rows = json_array();
+	struct rsw_punt_rates r;
 	unsigned int c;
 
 	(void)argc;
@@ -78,6 +83,7 @@ cmd_show_punt(int argc, char **argv, void *ctx)
 	(void)ctx;
 	if (rows == NULL)
 		return NULL;
+	rsw_punt_rates_get(&r);
 	for (c = 0; c < RSW_N_PUNT_CLASSES; c++) {
 		uint64_t v[RSW_N_PUNT_CTRS];
 		unsigned int k;
@@ -87,10 +93,12 @@ cmd_show_punt(int argc, char **argv, void *ctx)
 		json_array_append_new(
 			rows,
 			rsw_row(&rsw_table_punt,
-				json_pack("{s:s, s:I, s:I, s:I}", "class", rsw_punt_class_name(c),
-					  "packets", (json_int_t)v[RSW_PUNT_packets], "bytes",
+				json_pack("{s:s, s:I, s:I, s:I, s:I, s:I}", "class",
+					  rsw_punt_class_name(c), "packets",
+					  (json_int_t)v[RSW_PUNT_packets], "bytes",
 					  (json_int_t)v[RSW_PUNT_bytes], "policed",
-					  (json_int_t)v[RSW_PUNT_policed])));
+					  (json_int_t)v[RSW_PUNT_policed], "rate",
+					  (json_int_t)r.pps[c], "burst", (json_int_t)r.burst[c])));
 	}
 	return json_pack("{s:o}", "punt", rows);
 }
@@ -98,21 +106,16 @@ cmd_show_punt(int argc, char **argv, void *ctx)
 static json_t *
 cmd_show_kif(int argc, char **argv, void *ctx)
 {
-	json_t *r = rsw_kif_json(), *rows = json_array(), *n;
-	size_t i;
+	json_t *r = rsw_kif_json(), *out;
 
 	(void)argc;
 	(void)argv;
 	(void)ctx;
-	if (r == NULL || rows == NULL) {
-		json_decref(r);
-		json_decref(rows);
+	if (r == NULL)
 		return NULL;
-	}
-	json_array_foreach(r, i, n)
-		json_array_append_new(rows, rsw_row(&rsw_table_kif, json_incref(n)));
+	out = rsw_rows(&rsw_table_kif, r);
 	json_decref(r);
-	return json_pack("{s:o}", "kernel_interfaces", rows);
+	return out;
 }
 
 static int

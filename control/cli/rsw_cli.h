@@ -47,6 +47,12 @@ int rsw_cli_port_arg(const char *name);
 /** The port named by an optional argument: -1 = all, -2 = unknown (*err set). */
 int rsw_cli_port_filter(int argc, char **argv, json_t **err);
 
+/**
+ * The reply {key: [row(p), ...]} of a `show NOUN [PORT]` command: a row per port, or the one
+ * port argv[0] names. @return the reply, or {"error"} for an unknown port.
+ */
+json_t *rsw_cli_port_rows(int argc, char **argv, const char *key, json_t *(*row)(uint16_t p));
+
 /** `clear counters` of `show punt` (punt.c): takes the baseline. */
 void rsw_cli_punt_clear(void);
 

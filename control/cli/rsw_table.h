@@ -109,6 +109,13 @@ extern const struct rsw_table_def *const rsw_tables[];
  */
 json_t *rsw_row(const struct rsw_table_def *t, json_t *o);
 
+/**
+ * The reply {t->key: [rows]} of a `show` command whose module gives its rows as an array of
+ * JSON objects: a row of t (rsw_row) from each object of items (borrowed; NULL: no rows).
+ * @return the reply, or NULL (out of memory).
+ */
+json_t *rsw_rows(const struct rsw_table_def *t, json_t *items);
+
 /** The `describe` reply: {"tables":[{"command","key","fields":[{name,kind,unit,help}]}]}. */
 json_t *rsw_tables_describe(void);
 

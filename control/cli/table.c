@@ -94,3 +94,15 @@ rsw_row(const struct rsw_table_def *t, json_t *o)
 	json_decref(o);
 	return row;
 }
+
+json_t *
+rsw_rows(const struct rsw_table_def *t, json_t *items)
+{
+	json_t *rows = json_array(), *n;
+	size_t i;
+
+	if (rows == NULL)
+		return NULL;
+	json_array_foreach(items, i, n) json_array_append_new(rows, rsw_row(t, json_incref(n)));
+	return json_pack("{s:o}", t->key, rows);
+}

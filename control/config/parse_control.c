@@ -4,7 +4,7 @@
 /*
  * The control: section: the socket path, telemetry, the Prometheus listen address and the
  * FPM listener that takes routes from FRR zebra (control.fpm), the kernel interfaces of the
- * ports (control.kernel_interfaces).
+ * ports (control.kernel_interfaces) and the rates of the punt policers (its punt: key).
  */
 
 #include <arpa/inet.h>
@@ -13,6 +13,9 @@
 #include <string.h>
 
 #include "config_priv.h"
+#include "rsw_punt_dp.h"
+
+_Static_assert(RSW_N_PUNT_CLASSES <= RSW_CFG_PUNT_CLASSES, "RSW_CFG_PUNT_CLASSES too small");
 
 enum {
 	C_SOCKET,
@@ -32,6 +35,7 @@ enum {
 	K_NETNS,
 	K_TC,
 	K_PEERS,
+	K_PUNT,
 	K_N,
 };
 
@@ -39,6 +43,18 @@ static const char *const kif_keys[K_N] = {
 	[K_NETNS] = "netns",
 	[K_TC] = "tc",
 	[K_PEERS] = "bgp_peers",
+	[K_PUNT] = "punt",
+};
+
+enum {
+	P_RATE,
+	P_BURST,
+	P_N,
+};
+
+static const char *const punt_keys[P_N] = {
+	[P_RATE] = "rate",
+	[P_BURST] = "burst",
 };
 
 enum {
@@ -112,7 +128,110 @@ parse_fpm(struct ctx *c, yaml_node_t *n, struct rsw_cfg_control *ctl)
 	return 0;
 }
 
-/* control.kernel_interfaces: { netns: NAME, tc: N, bgp_peers: [ADDR, ...] }; netns required. */
+/* The punt class named name, or -1. */
+static int
+punt_class_of(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < RSW_N_PUNT_CLASSES; i++)
+		if (strcmp(name, rsw_punt_class_name(i)) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* "arp, nd, ..." into buf. */
+static const char *
+punt_class_list(char *buf, size_t len)
+{
+	size_t o = 0;
+	unsigned int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < RSW_N_PUNT_CLASSES && o < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%s", i != 0 ? ", " : "",
+				      rsw_punt_class_name(i));
+	return buf;
+}
+
+/* One class of kernel_interfaces.punt: { rate: FRAMES_PER_S, burst: FRAMES }. */
+static int
+parse_punt_class(struct ctx *c, yaml_node_t *n, const char *name, struct rsw_cfg_punt *pc)
+{
+	char what[32], key[CFG_KEY_LEN];
+	struct kv kv[P_N];
+
+	snprintf(what, sizeof(what), "punt.%s", name);
+	if (n->type != YAML_MAPPING_NODE)
+		return cfg_fail(c, cfg_line_of(n),
+				"'%s' must be a mapping like { rate: 1000, burst: 200 }", what);
+	if (cfg_get_map(c, n, what, punt_keys, P_N, NULL, kv) < 0)
+		return -EINVAL;
+	if (kv[P_RATE].v == NULL && kv[P_BURST].v == NULL)
+		return cfg_fail(c, cfg_line_of(n), "'%s' needs 'rate' or 'burst'", what);
+	if (kv[P_RATE].v != NULL) {
+		snprintf(key, sizeof(key), "%s.rate", what);
+		if (cfg_get_u32(c, kv[P_RATE].v, key, 0, RSW_CFG_PUNT_MAX_RATE, &pc->rate) < 0)
+			return -EINVAL;
+		pc->has_rate = true;
+	}
+	if (kv[P_BURST].v != NULL) {
+		snprintf(key, sizeof(key), "%s.burst", what);
+		if (cfg_get_u32(c, kv[P_BURST].v, key, 1, RSW_CFG_PUNT_MAX_BURST, &pc->burst) < 0)
+			return -EINVAL;
+		pc->has_burst = true;
+	}
+	return 0;
+}
+
+/*
+ * kernel_interfaces.punt: { CLASS: { rate, burst }, ... }, the classes of rsw_punt_dp.h. Each
+ * class's mistake is reported.
+ */
+static int
+parse_punt(struct ctx *c, yaml_node_t *n, struct rsw_cfg_control *ctl)
+{
+	yaml_node_pair_t *p;
+	char list[128];
+	int rc = 0;
+
+	if (cfg_is_null(n))
+		return 0;
+	if (n->type != YAML_MAPPING_NODE)
+		return cfg_fail(
+			c, cfg_line_of(n),
+			"'punt' must be a mapping like { other: { rate: 1000, burst: 200 } }");
+	for (p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = cfg_node_at(c, p->key);
+		struct rsw_cfg_punt *pc;
+		int cls;
+
+		if (k->type != YAML_SCALAR_NODE)
+			return cfg_fail(c, cfg_line_of(k), "keys must be plain words");
+		cls = punt_class_of(cfg_sval(k));
+		if (cls < 0) {
+			rc = cfg_fail(c, cfg_line_of(k),
+				      "'punt' has no class '%.64s' (classes: %s)", cfg_sval(k),
+				      punt_class_list(list, sizeof(list)));
+			continue;
+		}
+		pc = &ctl->punt[cls];
+		if (pc->line != 0) {
+			rc = cfg_fail(c, cfg_line_of(k), "duplicate key '%s' (first at line %d)",
+				      cfg_sval(k), pc->line);
+			continue;
+		}
+		pc->line = cfg_line_of(k);
+		if (parse_punt_class(c, cfg_node_at(c, p->value), cfg_sval(k), pc) < 0)
+			rc = -EINVAL;
+	}
+	return rc;
+}
+
+/*
+ * control.kernel_interfaces: { netns: NAME, tc: N, bgp_peers: [ADDR, ...], punt: {...} }; netns
+ * required.
+ */
 static int
 parse_kif(struct ctx *c, yaml_node_t *n, struct rsw_cfg_control *ctl)
 {
@@ -156,6 +275,8 @@ parse_kif(struct ctx *c, yaml_node_t *n, struct rsw_cfg_control *ctl)
 				return -EINVAL;
 		ctl->n_bgp_peers = (uint16_t)len;
 	}
+	if (kv[K_PUNT].v != NULL && parse_punt(c, kv[K_PUNT].v, ctl) < 0)
+		return -EINVAL;
 	/* The interfaces are named as the ports: IFNAMSIZ holds 15 characters. */
 	for (i = 0; c->ports_ok && i < c->cfg->n_ports; i++)
 		if (strlen(c->cfg->ports[i].name) > 15)
@@ -181,6 +302,24 @@ rsw_config_kif_tc(const struct rsw_config *cfg)
 		if (q->strict[i] > best)
 			best = q->strict[i];
 	return best;
+}
+
+void
+rsw_config_punt_rates(const struct rsw_config *cfg, struct rsw_punt_rates *r)
+{
+	unsigned int c;
+
+	rsw_punt_rates_default(r);
+	if (cfg == NULL || !cfg->control.has_kif)
+		return;
+	for (c = 0; c < RSW_N_PUNT_CLASSES; c++) {
+		const struct rsw_cfg_punt *pc = &cfg->control.punt[c];
+
+		if (pc->has_rate)
+			r->pps[c] = pc->rate;
+		if (pc->has_burst)
+			r->burst[c] = pc->burst;
+	}
 }
 
 int

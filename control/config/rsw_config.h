@@ -237,6 +237,20 @@ struct rsw_cfg_topology {
 /* kernel_interfaces.bgp_peers: at most this many addresses. */
 #define RSW_CFG_MAX_BGP_PEERS 64
 
+/* kernel_interfaces.punt: room for the punt classes (RSW_N_PUNT_CLASSES, rsw_punt_dp.h). */
+#define RSW_CFG_PUNT_CLASSES   16
+#define RSW_CFG_PUNT_MAX_RATE  1000000 /* frames per second per worker */
+#define RSW_CFG_PUNT_MAX_BURST 100000  /* frames */
+
+/* kernel_interfaces.punt.CLASS: { rate, burst }; what is not given keeps its default. */
+struct rsw_cfg_punt {
+	bool has_rate;  /* rate: given */
+	bool has_burst; /* burst: given */
+	uint32_t rate;  /* frames per second per worker, 0..RSW_CFG_PUNT_MAX_RATE; 0 = drop all */
+	uint32_t burst; /* frames, 1..RSW_CFG_PUNT_MAX_BURST */
+	int line;       /* line of the class's key, 0 when the class is not given */
+};
+
 struct rsw_cfg_control {
 	char socket[RSW_PATH_LEN]; /* default /run/railsw/railsw.sock */
 	bool telemetry;            /* default true */
@@ -252,6 +266,7 @@ struct rsw_cfg_control {
 	uint16_t n_bgp_peers;      /* kernel_interfaces.bgp_peers: entries of bgp_peers[] */
 	struct rsw_ip bgp_peers[RSW_CFG_MAX_BGP_PEERS]; /* sources of the punt class bgp */
 	int kif_line;                                   /* line of 'kernel_interfaces:' */
+	struct rsw_cfg_punt punt[RSW_CFG_PUNT_CLASSES]; /* kernel_interfaces.punt, by class */
 };
 
 struct rsw_config {
@@ -316,6 +331,14 @@ int rsw_config_port_index(const struct rsw_config *cfg, const char *name);
 
 /** "10.0.0.1" / "fd00::1" into buf (INET6_ADDRSTRLEN is enough). Returns buf. */
 const char *rsw_ip_str(const struct rsw_ip *ip, char *buf, size_t len);
+
+struct rsw_punt_rates; /* rsw_punt_dp.h */
+
+/**
+ * The punt policers' rates cfg asks for into r: the defaults of rsw_punt_dp.h with what
+ * kernel_interfaces.punt gives in their place (the defaults alone without kernel interfaces).
+ */
+void rsw_config_punt_rates(const struct rsw_config *cfg, struct rsw_punt_rates *r);
 
 /** The TC kernel interfaces' frames leave in: kernel_interfaces.tc, else the highest strict TC, else 7. */
 uint8_t rsw_config_kif_tc(const struct rsw_config *cfg);

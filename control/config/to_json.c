@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "config_priv.h"
+#include "rsw_punt_dp.h"
 #include "rsw_topology.h"
 
 static json_t *
@@ -399,6 +400,22 @@ json_qos(const struct rsw_config *cfg, bool *bad)
 	return o;
 }
 
+/* kernel_interfaces.punt as it runs: {"CLASS": {"rate", "burst"}} for every class. */
+static json_t *
+json_punt(const struct rsw_config *cfg)
+{
+	struct rsw_punt_rates r;
+	json_t *o = json_object();
+	unsigned int c;
+
+	rsw_config_punt_rates(cfg, &r);
+	for (c = 0; o != NULL && c < RSW_N_PUNT_CLASSES; c++)
+		json_object_set_new(o, rsw_punt_class_name(c),
+				    json_pack("{s:I, s:I}", "rate", (json_int_t)r.pps[c], "burst",
+					      (json_int_t)r.burst[c]));
+	return o;
+}
+
 static json_t *
 json_control(const struct rsw_config *cfg, bool *bad)
 {
@@ -429,10 +446,12 @@ json_control(const struct rsw_config *cfg, bool *bad)
 			rsw_ip_str(&ctl->bgp_peers[i], buf, sizeof(buf));
 			json_array_append_new(peers, json_string(buf));
 		}
-		if (k != NULL)
+		if (k != NULL) {
 			json_object_set_new(k, "bgp_peers", peers);
-		else
+			json_object_set_new(k, "punt", json_punt(cfg));
+		} else {
 			json_decref(peers);
+		}
 		rsw_cfg_json_set(o, "kernel_interfaces", k, bad);
 	} else {
 		rsw_cfg_json_set(o, "kernel_interfaces", json_null(), bad);

@@ -55,6 +55,7 @@ struct fpm_main {
 	uint64_t last_msg_ms;   /* the last message of the current session */
 	bool dirty;             /* the RIB changed since the last generation */
 	uint64_t last_build_ms; /* when the last generation was built */
+	uint64_t ll_heard;      /* rsw_kif_ll_heard() at the last check */
 	struct fpm_rib *rib;
 	struct rsw_fpm_stats st;
 };
@@ -283,6 +284,34 @@ do_read(uint64_t now_ms)
 	}
 }
 
+/*
+ * A link-local neighbour heard for the first time on a port (rsw_kif_ll_heard grew) may be
+ * what a route's next hop over that port waits for: an RFC 8950 169.254.0.1 or a link-local
+ * gateway with RTA_OIF resolves only where the port has heard its peer. Mark the tables
+ * dirty when a route has a next hop with an OIF that the last build could not resolve, so
+ * it is installed within a batch instead of at zebra's next change.
+ */
+static void
+ll_check(void)
+{
+	uint64_t heard = rsw_kif_ll_heard();
+	uint32_t i, j, n;
+
+	if (heard == fm.ll_heard)
+		return;
+	fm.ll_heard = heard;
+	n = fpm_rib_count(fm.rib);
+	for (i = 0; i < n && !fm.dirty; i++) {
+		const struct rsw_ctl_route *cr = fpm_rib_get(fm.rib, i);
+
+		if (cr->n_resolved >= cr->r.n_nexthops)
+			continue;
+		for (j = 0; j < cr->r.n_nexthops; j++)
+			if (cr->r.oif[j] != 0)
+				fm.dirty = true;
+	}
+}
+
 static void
 rebuild(uint64_t now_ms)
 {
@@ -307,6 +336,7 @@ rsw_fpm_poll(uint64_t now_ms)
 		return 0;
 	do_accept(now_ms);
 	do_read(now_ms);
+	ll_check();
 	if (fm.stale_pending && now_ms - fm.last_msg_ms >= (uint64_t)fm.stale_s * 1000) {
 		fm.stale_pending = false;
 		n = fpm_rib_drop_stale(fm.rib, fm.session);

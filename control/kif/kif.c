@@ -87,6 +87,7 @@ static struct {
 	int netns_fd; /* the namespace, -1 = none */
 	uint8_t tc;
 	uint16_t n_ports;
+	uint64_t ll_heard; /* link-local neighbours heard for the first time on their port */
 	struct kif_port port[RSW_MAX_PORTS];
 } kif = {.netns_fd = -1};
 
@@ -336,6 +337,7 @@ kif_init(const struct rsw_config *cfg)
 {
 	const struct rsw_cfg_control *ctl = &cfg->control;
 	int saved, s = -1, s6 = -1, rc;
+	struct rsw_punt_rates pr;
 	bool created;
 	uint16_t p;
 
@@ -343,7 +345,8 @@ kif_init(const struct rsw_config *cfg)
 		kif.port[p].fd = -1;
 	/* The punt policers run with or without kernel interfaces. */
 	rsw_parse_lldp = ctl->has_kif;
-	rsw_punt_configure(NULL, NULL, rte_get_tsc_hz(), ctl->bgp_peers, ctl->n_bgp_peers,
+	rsw_config_punt_rates(cfg, &pr);
+	rsw_punt_configure(pr.pps, pr.burst, rte_get_tsc_hz(), ctl->bgp_peers, ctl->n_bgp_peers,
 			   ctl->has_kif);
 	if (!ctl->has_kif)
 		return 0;
@@ -491,6 +494,7 @@ ll_learn(uint16_t p, const uint8_t *f, uint32_t len)
 	if (slot == NULL) {
 		slot = oldest;
 		memcpy(slot->ip, ip + 8, 16);
+		kif.ll_heard++; /* an unnumbered next hop may resolve now (fpm.c rebuilds) */
 	}
 	memcpy(slot->mac, f + 6, 6);
 	slot->seen_ms = now;
@@ -567,6 +571,30 @@ rsw_kif_ll_neighbor(uint16_t p, const uint8_t *ip, uint8_t *ip_out, uint8_t *mac
 	return 0;
 }
 
+uint64_t
+rsw_kif_ll_heard(void)
+{
+	return kif.ll_heard;
+}
+
+void
+rsw_kif_counters(uint16_t p, uint64_t c[RSW_N_KIF_CTRS])
+{
+	const struct kif_port *kp = &kif.port[p < RSW_MAX_PORTS ? p : 0];
+	bool on = kif.on && p < RSW_MAX_PORTS;
+
+	c[RSW_KIF_to_kernel] = on ? kp->to_kernel : 0;
+	c[RSW_KIF_from_kernel] = on ? kp->from_kernel : 0;
+	c[RSW_KIF_filtered] = on ? kp->filtered : 0;
+	c[RSW_KIF_errors] = on ? kp->errors : 0;
+}
+
+static const char *const kif_ctr_names[RSW_N_KIF_CTRS] = {
+#define RSW_X_KIF_NAME(name) #name,
+	RSW_FOREACH_KIF_CTR(RSW_X_KIF_NAME)
+#undef RSW_X_KIF_NAME
+};
+
 json_t *
 rsw_kif_json(void)
 {
@@ -576,15 +604,21 @@ rsw_kif_json(void)
 	/* A row per port; without kernel interfaces their ifname is "" and carrier false. */
 	for (p = 0; a != NULL && rsw_ctl.cfg != NULL && p < rsw_ctl.cfg->n_ports; p++) {
 		const struct kif_port *kp = &kif.port[p];
+		uint64_t c[RSW_N_KIF_CTRS];
+		json_t *row;
+		unsigned int k;
 
-		json_array_append_new(
-			a, json_pack("{s:s, s:s, s:i, s:b, s:I, s:I, s:I, s:I}", "port",
-				     rsw_ctl.cfg->ports[p].name, "ifname", kif.on ? kp->ifname : "",
-				     "ifindex", kif.on ? kp->ifindex : 0, "carrier",
-				     kif.on && kp->carrier == 1, "to_kernel",
-				     (json_int_t)kp->to_kernel, "from_kernel",
-				     (json_int_t)kp->from_kernel, "filtered",
-				     (json_int_t)kp->filtered, "errors", (json_int_t)kp->errors));
+		row = json_pack("{s:s, s:s, s:i, s:b}", "port", rsw_ctl.cfg->ports[p].name,
+				"ifname", kif.on ? kp->ifname : "", "ifindex",
+				kif.on ? kp->ifindex : 0, "carrier", kif.on && kp->carrier == 1);
+		rsw_kif_counters(p, c);
+		for (k = 0; row != NULL && k < RSW_N_KIF_CTRS; k++)
+			json_object_set_new(
+				row, kif_ctr_names[k],
+				json_integer((json_int_t)(c[k] >= rsw_ctl.kif_base[p][k]
+								  ? c[k] - rsw_ctl.kif_base[p][k]
+								  : 0)));
+		json_array_append_new(a, row);
 	}
 	return a;
 }

@@ -20,6 +20,20 @@
 
 #include "rsw_defs.h"
 
+/* The counters of a port's kernel interface, in the order of `show kif`. */
+#define RSW_FOREACH_KIF_CTR(X)                                                                     \
+	X(to_kernel)   /* frames written to the TAP */                                             \
+	X(from_kernel) /* frames the kernel wrote, sent on the port */                             \
+	X(filtered)    /* kernel frames not sent: PAUSE/PFC, answers railsw gives */               \
+	X(errors)      /* short writes, reads that failed, no mbuf */
+
+enum rsw_kif_ctr {
+#define RSW_X_KIF_ENUM(name) RSW_KIF_##name,
+	RSW_FOREACH_KIF_CTR(RSW_X_KIF_ENUM)
+#undef RSW_X_KIF_ENUM
+	RSW_N_KIF_CTRS
+};
+
 /** Whether the ports have kernel interfaces (the module is up). */
 bool rsw_kif_enabled(void);
 
@@ -50,9 +64,19 @@ int rsw_kif_port_of_ifindex(int ifindex);
  */
 int rsw_kif_ll_neighbor(uint16_t p, const uint8_t *ip, uint8_t *ip_out, uint8_t *mac);
 
+/** Port p's counters since start into c (zeroes without kernel interfaces). */
+void rsw_kif_counters(uint16_t p, uint64_t c[RSW_N_KIF_CTRS]);
+
+/**
+ * How many link-local neighbours were heard for the first time on their port so far (a new
+ * address in a port's rsw_kif_ll_neighbor list): when it grows, a table build may resolve
+ * next hops over that port that had none (fpm.c checks it every poll).
+ */
+uint64_t rsw_kif_ll_heard(void);
+
 /**
  * `show kif`: [{"port","ifname","ifindex","carrier",...}], a row per port (ifname "" without
- * kernel interfaces).
+ * kernel interfaces); the counters since the last `clear counters` (rsw_ctl.kif_base).
  */
 json_t *rsw_kif_json(void);
 

@@ -74,6 +74,36 @@ ll6(const struct rsw_ip *ip)
 	return ip->family == RSW_AF_INET6 && ip->addr[0] == 0xfe && (ip->addr[1] & 0xc0) == 0x80;
 }
 
+struct rsw_ip
+rsw_ctl_neigh_key(const struct rsw_ip *ip, uint16_t p)
+{
+	struct rsw_ip k = *ip;
+
+	if (ll6(ip)) {
+		k.addr[2] = (uint8_t)((p + 1) >> 8);
+		k.addr[3] = (uint8_t)(p + 1);
+	}
+	return k;
+}
+
+void
+rsw_ctl_neigh_unkey(struct rsw_ip *ip)
+{
+	if (ll6(ip)) {
+		ip->addr[2] = 0;
+		ip->addr[3] = 0;
+	}
+}
+
+/* The neighbour entry of ip on port p, created when missing (rsw_neigh_get on its key). */
+static int
+neigh_get(const struct rsw_ip *ip, uint16_t p)
+{
+	struct rsw_ip k = rsw_ctl_neigh_key(ip, p);
+
+	return rsw_neigh_get(&k, p);
+}
+
 uint64_t
 rsw_now_ms(void)
 {
@@ -330,7 +360,7 @@ resolved(uint32_t idx, const uint8_t *mac, uint64_t now)
 int
 rsw_ctl_neigh_want(const struct rsw_ip *ip, uint16_t port)
 {
-	int idx = rsw_neigh_get(ip, port);
+	int idx = neigh_get(ip, port);
 
 	if (idx < 0)
 		return idx;
@@ -359,7 +389,7 @@ rsw_ctl_neigh_init(const struct rsw_config *cfg)
 		return -ENOMEM;
 	for (i = 0; i < cfg->n_neighbors; i++) {
 		const struct rsw_cfg_neighbor *cn = &cfg->neighbors[i];
-		int idx = rsw_neigh_get(&cn->ip, cn->port);
+		int idx = neigh_get(&cn->ip, cn->port);
 
 		if (idx < 0)
 			return idx;
@@ -397,7 +427,7 @@ rsw_ctl_neigh_reload(const struct rsw_config *cfg)
 	/* New and changed static entries win over learned ones. */
 	for (i = 0; i < cfg->n_neighbors; i++) {
 		const struct rsw_cfg_neighbor *cn = &cfg->neighbors[i];
-		int idx = rsw_neigh_get(&cn->ip, cn->port);
+		int idx = neigh_get(&cn->ip, cn->port);
 
 		if (idx < 0)
 			continue;
@@ -436,11 +466,13 @@ port_subnet_has(uint16_t p, const struct rsw_ip *ip)
 }
 
 static int
-neigh_lookup(const struct rsw_ip *ip)
+neigh_lookup(const struct rsw_ip *ip, uint16_t p)
 {
+	struct rsw_ip k = rsw_ctl_neigh_key(ip, p);
+
 	if (ip->family == RSW_AF_INET)
 		return rte_hash_lookup(rsw_fib_main.neigh4, ip->addr);
-	return rsw_neigh_lookup6(ip->addr);
+	return rsw_neigh_lookup6(k.addr);
 }
 
 int
@@ -454,7 +486,7 @@ rsw_ctl_neigh_learn(const struct rsw_ip *ip, uint16_t p, const uint8_t *mac, boo
 	 * Only hosts on the port's connected subnet, never the switch's own address; and the
 	 * link-local next hops of that port the tables want (BGP unnumbered).
 	 */
-	idx = neigh_lookup(ip);
+	idx = neigh_lookup(ip, p);
 	if (ll6(ip) && idx >= 0 && neighs[idx].port == p && neighs[idx].state != NS_NONE &&
 	    !(mac[0] & 1)) {
 		resolved((uint32_t)idx, mac, neigh_clock());
@@ -463,7 +495,7 @@ rsw_ctl_neigh_learn(const struct rsw_ip *ip, uint16_t p, const uint8_t *mac, boo
 	if (!port_subnet_has(p, ip) || memcmp(ip, own, sizeof(*ip)) == 0 || (mac[0] & 1))
 		return -ENOENT;
 	if (idx < 0 && create)
-		idx = rsw_neigh_get(ip, p);
+		idx = neigh_get(ip, p);
 	if (idx < 0)
 		return -ENOENT;
 	if (neighs[idx].state == NS_NONE) {
@@ -494,7 +526,7 @@ rsw_ctl_neigh_unresolved(struct rte_mbuf *m)
 			ip.family = RSW_AF_INET6;
 			memcpy(ip.addr, ((const struct rte_ipv6_hdr *)l3)->dst_addr, 16);
 		}
-		idx = rsw_neigh_get(&ip, meta->out_port);
+		idx = neigh_get(&ip, meta->out_port);
 		if (idx < 0)
 			goto drop;
 		if (neighs[idx].state == NS_NONE) {

@@ -22,6 +22,17 @@
 /** Set up neighbour state; static neighbours from cfg. @return 0 or -errno. */
 int rsw_ctl_neigh_init(const struct rsw_config *cfg);
 
+/**
+ * The neighbour table's key of ip on port p. An IPv6 link-local address is unique on its
+ * link only (two unnumbered BGP peers on two ports may both be fe80::1), so its key carries
+ * p + 1 in bytes 2-3, which fe80::/64 addresses have zero (RFC 4291 §2.5.6); any other
+ * address is its own key. Every entry of the table is made through this key.
+ */
+struct rsw_ip rsw_ctl_neigh_key(const struct rsw_ip *ip, uint16_t p);
+
+/** Turn a neighbour table key back into the address (a link-local one loses its port). */
+void rsw_ctl_neigh_unkey(struct rsw_ip *ip);
+
 /** Register a next hop the tables need (created incomplete and resolved). Returns the index. */
 int rsw_ctl_neigh_want(const struct rsw_ip *ip, uint16_t port);
 

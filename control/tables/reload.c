@@ -9,7 +9,8 @@
  * worker's quiescent state before freeing the old generation, so no packet
  * on an unchanged route is lost. Ports, devargs, buffer.total, the lossless
  * set and the control interfaces need a restart: such a file is refused and
- * the old configuration keeps running.
+ * the old configuration keeps running. The punt policers' rates
+ * (kernel_interfaces.punt) are published to the workers live.
  */
 
 #include <errno.h>
@@ -22,6 +23,7 @@
 #include "rsw_module.h"
 #include "rsw_neigh.h"
 #include "rsw_ports.h"
+#include "rsw_punt_ctl.h"
 #include "rsw_reload.h"
 #include "rsw_tables_ctl.h"
 
@@ -122,6 +124,7 @@ rsw_ctl_reload(const char *path)
 	rsw_ports_set_config(cfg);
 	rsw_ctl_neigh_reload(cfg);
 	rsw_ctl_link_reload(old, cfg); /* impairments (docs/link.md) */
+	rsw_ctl_punt_reload(cfg);      /* control.kernel_interfaces.punt (docs/routing.md) */
 	rsw_dp.idle_sleep_us = cfg->sw.idle_sleep_us;
 	/* Groups may be numbered anew: `show lb` counts from the reload. */
 	for (g = 0; g < RSW_MAX_GROUPS; g++)

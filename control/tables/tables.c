@@ -217,6 +217,7 @@ rsw_ctl_group_nexthop(const struct rsw_tables *t, uint32_t g, uint32_t j, struct
 			return -ENOENT;
 		ip->family = RSW_AF_INET6;
 		memcpy(ip->addr, key, 16);
+		rsw_ctl_neigh_unkey(ip); /* a link-local key carries its port */
 	}
 	return 0;
 }

@@ -7,7 +7,8 @@
  * running; a file that changes what needs a restart (ports, devargs, buffer.total, the
  * lossless set, ...) is refused with "requires restart: KEY"; a good file changes routes,
  * neighbours and QoS live: the generation goes up by one, the published tables are the new
- * file's, its static neighbours are installed and the ones it dropped are resolved anew.
+ * file's, its static neighbours are installed and the ones it dropped are resolved anew; a
+ * changed kernel_interfaces.punt map reaches the punt policers live.
  */
 
 #include <setjmp.h>
@@ -22,6 +23,7 @@
 #include <jansson.h>
 
 #include "ctl_test.h"
+#include "rsw_punt_dp.h"
 #include "rsw_reload.h"
 
 #define CTL_TC 7
@@ -250,6 +252,110 @@ test_partial_reload(void **state)
 	ct_flush();
 }
 
+/* -- the punt policers' rates (control.kernel_interfaces.punt) -- */
+
+#define PUNT_HZ 1000000000ull /* a TSC of 1 GHz for the policers */
+
+/* base with kernel interfaces whose punt: key is punt (a flow mapping, or "{}"). */
+static const char *
+with_punt(const char *netns, const char *punt)
+{
+	static char buf[2][1024];
+	static int i;
+
+	i ^= 1;
+	snprintf(buf[i], sizeof(buf[i]),
+		 "%scontrol:\n  kernel_interfaces: { netns: %s, punt: %s }\n", base, netns, punt);
+	return buf[i];
+}
+
+/*
+ * Punt n TCP SYNs to port 22 of the switch (class other) as a worker at TSC time now;
+ * the frames the policer let through are taken off the ring and freed. @return their number.
+ */
+static unsigned int
+punt_other(unsigned int n, uint64_t now)
+{
+	static const uint8_t eth[14] = {0x02, 0, 0, 0, 0, 1, 0x02, 0xaa, 0, 0, 0, 5, 0x08, 0x00};
+	static const uint8_t ip[20] = {0x45, 0, 0,  40, 0, 0, 0,  0, 64, 6,
+				       0,    0, 10, 0,  2, 5, 10, 0, 2,  254}; /* 10.0.2.5 > .254 */
+	static const uint8_t tcp[20] = {0x9c, 0x40, 0, 22, [12] = 0x50, 0x02, 0xff, 0xff};
+	uint8_t syn[sizeof(eth) + sizeof(ip) + sizeof(tcp)];
+	struct rte_mbuf *m[64];
+	unsigned int i, got;
+
+	assert_true(n <= RTE_DIM(m));
+	memcpy(syn, eth, sizeof(eth));
+	memcpy(syn + sizeof(eth), ip, sizeof(ip));
+	memcpy(syn + sizeof(eth) + sizeof(ip), tcp, sizeof(tcp)); /* a SYN to port 22 */
+	for (i = 0; i < n; i++) {
+		m[i] = ct_mbuf(syn, sizeof(syn));
+		*rsw_meta(m[i]) = (struct rsw_mbuf_meta){
+			.reason = RSW_PUNT_LOCAL, .kind = RSW_PK_IPV4, .l3_off = 14, .in_port = 1};
+	}
+	rsw_punt_enqueue(rsw_stats[rte_lcore_id()], 1, m, (uint16_t)n, now);
+	got = rte_ring_dequeue_burst(rsw_dp.punt, (void **)m, RTE_DIM(m), NULL);
+	rte_pktmbuf_free_bulk(m, got);
+	return got;
+}
+
+/*
+ * A reload with another punt: map publishes the new rates to the workers (a rate of 0 drops
+ * the class, a new burst is there at once); a changed netns needs a restart and keeps them.
+ */
+static void
+test_punt_rates(void **state)
+{
+	struct rsw_punt_rates r;
+	json_t *reply;
+	uint64_t t = 10 * PUNT_HZ;
+
+	(void)state;
+	ct_stop(NULL);
+	ct_start(with_punt("ut-punt", "{ other: { rate: 1000, burst: 10 } }"));
+	/* What kif.c does at start. */
+	rsw_config_punt_rates(rsw_ctl.cfg, &r);
+	rsw_punt_configure(r.pps, r.burst, PUNT_HZ, NULL, 0, true);
+	assert_int_equal(punt_other(30, t), 10);
+	assert_int_equal(rsw_punt_sum(RSW_PUNT_C_other, RSW_PUNT_policed), 20);
+
+	reply = reload_text("punt.yaml", with_punt("ut-punt", "{ other: { rate: 0 } }"));
+	assert_true(json_is_true(json_object_get(reply, "ok")));
+	json_decref(reply);
+	rsw_punt_rates_get(&r);
+	assert_int_equal(r.pps[RSW_PUNT_C_other], 0);
+	assert_int_equal(r.burst[RSW_PUNT_C_other], 200); /* the default again */
+	assert_int_equal(r.pps[RSW_PUNT_C_arp], 2000);
+	t += PUNT_HZ; /* a second later: nothing of the class passes */
+	assert_int_equal(punt_other(20, t), 0);
+	assert_int_equal(rsw_punt_sum(RSW_PUNT_C_other, RSW_PUNT_policed), 40);
+
+	reply = reload_text(
+		"punt.yaml",
+		with_punt("ut-punt", "{ other: { rate: 1000, burst: 3 }, arp: { rate: 7 } }"));
+	assert_true(json_is_true(json_object_get(reply, "ok")));
+	json_decref(reply);
+	assert_int_equal(punt_other(10, t), 3); /* at the same instant: the new burst */
+	assert_int_equal(punt_other(10, t + 2 * PUNT_HZ / 1000), 2); /* then 1000/s */
+	assert_int_equal(rsw_punt_sum(RSW_PUNT_C_other, RSW_PUNT_packets), 15);
+
+	expect_error(reload_text("punt.yaml", with_punt("ut-punt2", "{ other: { rate: 5 } }")),
+		     "requires restart: control.kernel_interfaces");
+	rsw_punt_rates_get(&r);
+	assert_int_equal(r.pps[RSW_PUNT_C_other], 1000);
+	assert_int_equal(r.burst[RSW_PUNT_C_other], 3);
+	assert_int_equal(r.pps[RSW_PUNT_C_arp], 7);
+	/* No punt: key: the defaults, live too. */
+	reply = reload_text("punt.yaml", with_punt("ut-punt", "{}"));
+	assert_true(json_is_true(json_object_get(reply, "ok")));
+	json_decref(reply);
+	rsw_punt_rates_get(&r);
+	assert_int_equal(r.pps[RSW_PUNT_C_other], 1000);
+	assert_int_equal(r.burst[RSW_PUNT_C_other], 200);
+	assert_int_equal(r.pps[RSW_PUNT_C_arp], 2000);
+	ct_flush();
+}
+
 int
 main(void)
 {
@@ -258,6 +364,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_bad_file_keeps_old, setup, ct_stop),
 		cmocka_unit_test_setup_teardown(test_requires_restart, setup, ct_stop),
 		cmocka_unit_test_setup_teardown(test_partial_reload, setup, ct_stop),
+		cmocka_unit_test_setup_teardown(test_punt_rates, setup, ct_stop),
 	};
 	int ret;
 

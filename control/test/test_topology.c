@@ -26,17 +26,6 @@
 #include "rsw_config.h"
 #include "rsw_topology.h"
 
-static struct rsw_config *
-expect_ok(const char *yaml)
-{
-	struct rsw_config *cfg = load(yaml);
-
-	if (cfg == NULL)
-		print_error("yaml:\n%s\nunexpected error: %s\n", yaml, err);
-	assert_non_null(cfg);
-	return cfg;
-}
-
 /* src with the first occurrence of old replaced by new (rotating static buffers: nest freely). */
 static const char *
 rep(const char *src, const char *old, const char *new)

@@ -6,12 +6,14 @@
  * the frames it hands to the control thread. Each frame gets a class from its headers (the
  * parser checked them), then the class's policer of this lcore, a GCRA token bucket on the
  * TSC, lets it through or drops it (punt_policed); what passes is counted by class and put on
- * the punt ring.
+ * the punt ring. The parameters live in two slots: the one rsw_punt_cur points to, and the
+ * spare that rsw_punt_set_rates fills and publishes.
  */
 
 #include <netinet/in.h>
 #include <string.h>
 
+#include <rte_cycles.h>
 #include <rte_ip.h>
 #include <rte_ring.h>
 
@@ -23,7 +25,8 @@
 #define PORT_BFD_ECHO 3785
 #define PORT_BFD_MH   4784 /* multihop (RFC 5883) */
 
-struct rsw_punt_cfg rsw_punt_cfg;
+static struct rsw_punt_cfg cfg_slot[2];
+struct rsw_punt_cfg *rsw_punt_cur = &cfg_slot[0];
 struct rsw_punt_lcore rsw_punt_lc[RTE_MAX_LCORE + 1];
 
 static const char *const class_names[RSW_N_PUNT_CLASSES] = {
@@ -51,26 +54,71 @@ rsw_punt_class_name(enum rsw_punt_class c)
 }
 
 void
-rsw_punt_configure(const uint32_t *pps, const uint32_t *burst, uint64_t hz,
-		   const struct rsw_ip *peers, uint16_t n_peers, bool kernel)
+rsw_punt_rates_default(struct rsw_punt_rates *r)
+{
+	memcpy(r->pps, default_pps, sizeof(r->pps));
+	memcpy(r->burst, default_burst, sizeof(r->burst));
+}
+
+void
+rsw_punt_rates_get(struct rsw_punt_rates *r)
+{
+	*r = __atomic_load_n(&rsw_punt_cur, __ATOMIC_ACQUIRE)->rates;
+}
+
+/* cfg's costs and buckets from r and cfg->hz; a class at rate 0 pays COST_DROP. */
+static void
+rates_apply(struct rsw_punt_cfg *cfg, const struct rsw_punt_rates *r)
 {
 	unsigned int c;
 
-	if (pps == NULL)
-		pps = default_pps;
-	if (burst == NULL)
-		burst = default_burst;
+	cfg->rates = *r;
 	for (c = 0; c < RSW_N_PUNT_CLASSES; c++) {
-		rsw_punt_cfg.cost[c] = pps[c] != 0 ? hz / pps[c] : 0;
-		rsw_punt_cfg.burst[c] = rsw_punt_cfg.cost[c] * (burst[c] != 0 ? burst[c] : 1);
+		uint64_t cost = r->pps[c] != 0 ? cfg->hz / r->pps[c] : RSW_PUNT_COST_DROP;
+
+		if (cost == 0)
+			cost = 1; /* a rate above hz: the TSC's resolution */
+		cfg->cost[c] = cost;
+		cfg->burst[c] = cost == RSW_PUNT_COST_DROP
+					? 0
+					: cost * (r->burst[c] != 0 ? r->burst[c] : 1);
 	}
+}
+
+void
+rsw_punt_configure(const uint32_t *pps, const uint32_t *burst, uint64_t hz,
+		   const struct rsw_ip *peers, uint16_t n_peers, bool kernel)
+{
+	struct rsw_punt_cfg *cfg = &cfg_slot[0];
+	struct rsw_punt_rates r;
+
+	memset(cfg, 0, sizeof(*cfg));
+	memcpy(r.pps, pps != NULL ? pps : default_pps, sizeof(r.pps));
+	memcpy(r.burst, burst != NULL ? burst : default_burst, sizeof(r.burst));
+	cfg->hz = hz;
+	rates_apply(cfg, &r);
 	if (n_peers > RSW_PUNT_MAX_PEERS)
 		n_peers = RSW_PUNT_MAX_PEERS;
 	if (n_peers > 0)
-		memcpy(rsw_punt_cfg.peers, peers, n_peers * sizeof(*peers));
-	rsw_punt_cfg.n_peers = n_peers;
-	rsw_punt_cfg.kernel = kernel;
+		memcpy(cfg->peers, peers, n_peers * sizeof(*peers));
+	cfg->n_peers = n_peers;
+	cfg->kernel = kernel;
 	memset(rsw_punt_lc, 0, sizeof(rsw_punt_lc));
+	__atomic_store_n(&rsw_punt_cur, cfg, __ATOMIC_RELEASE);
+}
+
+void
+rsw_punt_set_rates(const struct rsw_punt_rates *r)
+{
+	struct rsw_punt_cfg *cur = rsw_punt_cur;
+	struct rsw_punt_cfg *next = cur == &cfg_slot[0] ? &cfg_slot[1] : &cfg_slot[0];
+
+	*next = *cur;
+	if (next->hz == 0)
+		next->hz = rte_get_tsc_hz(); /* never configured (unit tests) */
+	rates_apply(next, r);
+	next->epoch = cur->epoch + 1;
+	__atomic_store_n(&rsw_punt_cur, next, __ATOMIC_RELEASE);
 }
 
 /*
@@ -80,14 +128,14 @@ rsw_punt_configure(const uint32_t *pps, const uint32_t *burst, uint64_t hz,
 static bool
 bgp_peer(uint8_t fam, const uint8_t *src)
 {
+	const struct rsw_punt_cfg *cfg = __atomic_load_n(&rsw_punt_cur, __ATOMIC_ACQUIRE);
 	uint16_t i;
 
-	if (rsw_punt_cfg.n_peers == 0 ||
-	    (fam == RSW_AF_INET6 && src[0] == 0xfe && (src[1] & 0xc0) == 0x80))
+	if (cfg->n_peers == 0 || (fam == RSW_AF_INET6 && src[0] == 0xfe && (src[1] & 0xc0) == 0x80))
 		return true;
-	for (i = 0; i < rsw_punt_cfg.n_peers; i++)
-		if (rsw_punt_cfg.peers[i].family == fam &&
-		    memcmp(rsw_punt_cfg.peers[i].addr, src, fam == RSW_AF_INET ? 4 : 16) == 0)
+	for (i = 0; i < cfg->n_peers; i++)
+		if (cfg->peers[i].family == fam &&
+		    memcmp(cfg->peers[i].addr, src, fam == RSW_AF_INET ? 4 : 16) == 0)
 			return true;
 	return false;
 }
@@ -154,9 +202,16 @@ rsw_punt_enqueue(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf *
 {
 	unsigned int lc_id = rte_lcore_id();
 	struct rsw_punt_lcore *lc = &rsw_punt_lc[lc_id < RTE_MAX_LCORE ? lc_id : RTE_MAX_LCORE];
+	const struct rsw_punt_cfg *cfg = __atomic_load_n(&rsw_punt_cur, __ATOMIC_ACQUIRE);
 	uint8_t cls[RSW_BURST];
 	uint32_t lens[RSW_BURST];
 	uint16_t i, k = 0, sent, done = 0;
+
+	if (unlikely(lc->epoch != cfg->epoch)) {
+		/* New rates: full buckets, as after an idle time. */
+		memset(lc->tat, 0, sizeof(lc->tat));
+		lc->epoch = cfg->epoch;
+	}
 
 	while (done < n) {
 		uint16_t chunk = (uint16_t)RTE_MIN(n - done, RSW_BURST);
@@ -166,15 +221,16 @@ rsw_punt_enqueue(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf *
 		for (i = 0; i < chunk; i++) {
 			struct rte_mbuf *m = p[i];
 			enum rsw_punt_class c = rsw_punt_classify(m);
-			uint64_t cost = rsw_punt_cfg.cost[c], tat;
+			uint64_t cost = cfg->cost[c], tat;
 
-			if (c == RSW_PUNT_C_lldp && !rsw_punt_cfg.kernel) {
+			if (c == RSW_PUNT_C_lldp && !cfg->kernel) {
 				rsw_drop(st, in_port, &m, 1, RSW_PC_l2_control);
 				continue;
 			}
 			if (cost != 0) {
 				tat = RTE_MAX(lc->tat[c], now);
-				if (tat + cost - now > rsw_punt_cfg.burst[c]) {
+				if (cost == RSW_PUNT_COST_DROP ||
+				    tat + cost - now > cfg->burst[c]) {
 					lc->c[c][RSW_PUNT_policed]++;
 					rsw_drop(st, in_port, &m, 1, RSW_PC_punt_policed);
 					continue;

@@ -6,10 +6,13 @@
  * every frame a worker hands to the control thread is put in a class (arp, nd, icmp, bgp,
  * bfd, lldp, other, unresolved), counted, and policed by its class's token bucket before it
  * reaches the punt ring, so that a storm of one class (a SYN flood, an ARP storm) cannot
- * starve another (BGP keepalives). The rates are per worker lcore, the defaults below.
+ * starve another (BGP keepalives). The rates are per worker lcore: the defaults below, or
+ * what control.kernel_interfaces.punt sets (struct rsw_punt_rates, filled by the control).
  *
- * Thread-safety: rsw_punt_cfg is written by the control thread before workers start; each
- * lcore writes only its own slot of rsw_punt_lc; the control thread reads and sums them.
+ * Thread-safety: the control thread fills a struct rsw_punt_cfg and publishes it by swapping
+ * rsw_punt_cur (before workers start, and on `reload`: rsw_punt_set_rates); a worker loads the
+ * pointer once per call. Each lcore writes only its own slot of rsw_punt_lc; the control
+ * thread reads and sums them.
  */
 
 #ifndef RSW_PUNT_DP_H
@@ -27,7 +30,8 @@
 
 /*
  * The punt classes, in the order of `show punt`: X(name, pps, burst). pps is the default rate
- * of each worker's policer, burst the frames it lets through at once after an idle time.
+ * of each worker's policer, burst the frames it lets through at once after an idle time
+ * (control.kernel_interfaces.punt changes them).
  * unresolved: routed packets held while their next hop is resolved (not in CLI.md's first
  * list; railsw's own extension).
  */
@@ -58,20 +62,34 @@ enum rsw_punt_ctr {
 
 #define RSW_PUNT_MAX_PEERS 64
 
-/* What the control thread sets before workers start (rsw_punt_configure). */
-struct rsw_punt_cfg {
-	uint64_t cost[RSW_N_PUNT_CLASSES];  /* TSC cycles per frame: hz / pps (0 = not policed) */
-	uint64_t burst[RSW_N_PUNT_CLASSES]; /* cycles of credit a bucket holds: cost × burst */
-	uint16_t n_peers;                   /* 0: every TCP frame to or from port 179 is bgp */
-	struct rsw_ip peers[RSW_PUNT_MAX_PEERS]; /* sources of class bgp */
-	bool kernel; /* kernel interfaces: LLDP is punted, not dropped */
+/* The policers' parameters, per class: what the control fills from its configuration. */
+struct rsw_punt_rates {
+	uint32_t pps[RSW_N_PUNT_CLASSES];   /* frames per second per worker; 0: drop every frame */
+	uint32_t burst[RSW_N_PUNT_CLASSES]; /* frames let through at once (0 is taken as 1) */
 };
 
-extern struct rsw_punt_cfg rsw_punt_cfg;
+/* A cost that no bucket pays: the class's rate is 0, every frame is policed. */
+#define RSW_PUNT_COST_DROP UINT64_MAX
+
+/* What the workers read (rsw_punt_cur): set by rsw_punt_configure and rsw_punt_set_rates. */
+struct rsw_punt_cfg {
+	uint64_t cost[RSW_N_PUNT_CLASSES];  /* TSC cycles per frame: hz / pps, or COST_DROP */
+	uint64_t burst[RSW_N_PUNT_CLASSES]; /* cycles of credit a bucket holds: cost × burst */
+	uint32_t epoch;                     /* bumped by each rsw_punt_set_rates: buckets refill */
+	uint16_t n_peers;                   /* 0: every TCP frame to or from port 179 is bgp */
+	struct rsw_ip peers[RSW_PUNT_MAX_PEERS]; /* sources of class bgp */
+	bool kernel;                 /* kernel interfaces: LLDP is punted, not dropped */
+	uint64_t hz;                 /* TSC cycles per second */
+	struct rsw_punt_rates rates; /* the rates cost and burst come from */
+};
+
+/* The parameters in force; workers load it once per rsw_punt_enqueue. */
+extern struct rsw_punt_cfg *rsw_punt_cur;
 
 /* One lcore's policers and counters. */
 struct __rte_cache_aligned rsw_punt_lcore {
 	uint64_t tat[RSW_N_PUNT_CLASSES]; /* theoretical arrival time of the next frame (GCRA) */
+	uint32_t epoch;                   /* rsw_punt_cur->epoch the buckets were filled for */
 	uint64_t c[RSW_N_PUNT_CLASSES][RSW_N_PUNT_CTRS];
 };
 
@@ -82,12 +100,27 @@ extern struct rsw_punt_lcore rsw_punt_lc[RTE_MAX_LCORE + 1];
 const char *rsw_punt_class_name(enum rsw_punt_class c);
 
 /**
- * Set the policers from rates in frames per second (pps[c] 0 = not policed; NULL = the
- * defaults), burst sizes (NULL = the defaults) and a TSC of hz cycles per second; peers[n]
- * are the sources of class bgp. Control thread, before workers start.
+ * Set the policers from rates in frames per second (pps[c] 0 = every frame of c policed;
+ * NULL = the defaults), burst sizes (NULL = the defaults) and a TSC of hz cycles per second;
+ * peers[n] are the sources of class bgp. Zeroes every counter. Control thread, before
+ * workers start.
  */
 void rsw_punt_configure(const uint32_t *pps, const uint32_t *burst, uint64_t hz,
 			const struct rsw_ip *peers, uint16_t n_peers, bool kernel);
+
+/** The defaults of RSW_FOREACH_PUNT_CLASS into r. */
+void rsw_punt_rates_default(struct rsw_punt_rates *r);
+
+/** The rates in force into r. */
+void rsw_punt_rates_get(struct rsw_punt_rates *r);
+
+/**
+ * Publish new rates while workers run (`reload`): a copy of the parameters in force with r's
+ * rates goes in the spare slot and rsw_punt_cur points to it; each lcore refills its buckets
+ * at its next burst. Counters keep counting. Control thread; before the next call the caller
+ * waits until every worker has passed a quiescent state (the old slot is then unused).
+ */
+void rsw_punt_set_rates(const struct rsw_punt_rates *r);
 
 /**
  * The class of a frame a worker punts (its rsw_mbuf_meta filled: kind, reason, l3_off).

@@ -1,0 +1,110 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright (c) 2026 The railsw authors
+"""FRR daemons of a test's own: zebra (with dplane_fpm_nl towards railsw when asked) and
+bgpd in a network namespace, each with its config, pid file, zserv socket and vty sockets in
+a directory of its own; stopped by their pids only, never the packaged frr service.
+
+Used by pkt-tests/test_bgp.py and test_unnum_frr.py; free_port also by test_fpm_frr.py and
+perf/fpm_rate.py."""
+
+import json
+import os
+import shutil
+import signal
+import socket
+import tempfile
+import time
+
+import railsw
+
+ZEBRA = "/usr/lib/frr/zebra"
+BGPD = "/usr/lib/frr/bgpd"
+STATICD = "/usr/lib/frr/staticd"
+VTYSH = "/usr/bin/vtysh"
+MODULE = "/usr/lib/x86_64-linux-gnu/frr/modules/dplane_fpm_nl.so"
+
+
+def have_bgp():
+    """Whether zebra, bgpd, vtysh and dplane_fpm_nl are installed."""
+    return (all(os.access(x, os.X_OK) for x in (ZEBRA, BGPD, VTYSH)) and
+            os.path.exists(MODULE))
+
+
+def free_port():
+    """A TCP port on 127.0.0.1 that nothing listens on now."""
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    p = s.getsockname()[1]
+    s.close()
+    return p
+
+
+class Frr:
+    """zebra (+ FPM to 127.0.0.1:fpm_port when given, + zebra_extra lines) and bgpd in
+    namespace ns, files in a directory of their own, stopped by their pids only."""
+
+    def __init__(self, ns, bgpd_conf, fpm_port=None, zebra_extra=""):
+        self.ns = ns
+        self.d = tempfile.mkdtemp(prefix=f"{ns}.")
+        shutil.chown(self.d, "frr", "frr")
+        zebra = "hostname z\n"
+        if fpm_port:
+            zebra += f"fpm address 127.0.0.1 port {fpm_port}\nno fpm use-next-hop-groups\n"
+        zebra += zebra_extra
+        for name, text in (("zebra", zebra), ("bgpd", bgpd_conf)):
+            path = os.path.join(self.d, f"{name}.conf")
+            with open(path, "w") as f:
+                f.write(text)
+            shutil.chown(path, "frr", "frr")
+        self.fpm = fpm_port is not None
+
+    def _start(self, exe, name, extra=()):
+        pidf = os.path.join(self.d, f"{name}.pid")
+        railsw.run(["ip", "netns", "exec", self.ns, exe, "-d", *extra,
+                    "-f", os.path.join(self.d, f"{name}.conf"), "-i", pidf,
+                    "-z", os.path.join(self.d, "zserv.api"), "--vty_socket", self.d,
+                    "-P", "0", "-u", "frr", "-g", "frr"])
+        railsw.wait_until(lambda: os.path.exists(pidf), 10, what=f"{name} pid file")
+
+    def start(self):
+        self._start(ZEBRA, "zebra", ("-M", "dplane_fpm_nl") if self.fpm else ())
+        time.sleep(0.3)
+        self._start(BGPD, "bgpd", ("-p", "179"))
+
+    def vtysh(self, *cmds):
+        args = [VTYSH, "--vty_socket", self.d]
+        for c in cmds:
+            args += ["-c", c]
+        return railsw.run(["ip", "netns", "exec", self.ns] + args, check=False).stdout
+
+    def peers(self):
+        """{peer: (state, connections established)} of both address families."""
+        out = {}
+        for af in ("ipv4", "ipv6"):
+            try:
+                js = json.loads(self.vtysh(f"show bgp {af} unicast summary json") or "{}")
+            except ValueError:
+                continue
+            for peer, st in js.get("peers", {}).items():
+                out[f"{af} {peer}"] = (st.get("state"),
+                                       (st.get("connectionsEstablished", 0),
+                                        st.get("connectionsDropped", 0)))
+        return out
+
+    def pid(self, name):
+        try:
+            with open(os.path.join(self.d, f"{name}.pid")) as f:
+                return int(f.read().split()[0])
+        except (OSError, ValueError, IndexError):
+            return None
+
+    def stop(self):
+        for name in ("bgpd", "zebra"):
+            pid = self.pid(name)
+            if pid is not None and railsw.pid_alive(pid):
+                os.kill(pid, signal.SIGTERM)
+                try:
+                    railsw.wait_until(lambda: not railsw.pid_alive(pid), 10, what=name)
+                except AssertionError:
+                    os.kill(pid, signal.SIGKILL)
+        shutil.rmtree(self.d, ignore_errors=True)
