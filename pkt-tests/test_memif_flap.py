@@ -9,8 +9,8 @@ memif PMD, and the link carries pings again after the last `up`.
 Both hosts flood-ping each other (ping -f, bounded) while the test toggles
 `port m0 down` / `up` on B (the client) and on A (the server), chosen at
 random, with random gaps of 0 to 60 ms. Before the fix, a switch crashed
-within 10 toggles (a worker read ethdev's fast-path entry of the port while
-rte_eth_dev_stop rewrote it). RAILSW_MEMIF_FLAPS sets the number of
+within 2 to 23 toggles (a worker read ethdev's fast-path entry of the port
+while rte_eth_dev_stop rewrote it). RAILSW_MEMIF_FLAPS sets the number of
 toggles (default 150, about 15 s); RAILSW_MEMIF_FLAP_SEED the random seed. The
 long form (devtools/memif-flap.sh) runs hundreds.
 """
