@@ -1041,6 +1041,18 @@ crosses() { # i k
 	return 0
 }
 
+# The first host whose traffic from host 0 crosses the spines (dies when none does).
+first_crossing() {
+	local k
+	for k in "${!H_SERVER[@]}"; do
+		if crosses 0 "$k"; then
+			echo "$k"
+			return 0
+		fi
+	done
+	die "all hosts hang off one leaf: nothing crosses the spines"
+}
+
 # Is host NIC $1 the first of its namespace (pings go from each namespace once)?
 first_nic() {
 	local j
@@ -1134,14 +1146,7 @@ cmd_ping() {
 
 	# The first host and the first host on another leaf: tracepath and ECMP.
 	src=0
-	dst=""
-	for k in "${!H_SERVER[@]}"; do
-		if crosses 0 "$k"; then
-			dst=$k
-			break
-		fi
-	done
-	[ -n "$dst" ] || die "all hosts hang off one leaf: nothing crosses the spines"
+	dst=$(first_crossing) || exit 1
 	ns=${H_NS[$src]}
 	local daddr=${H_ADDR[$dst]%/*}
 
@@ -1275,14 +1280,7 @@ cmd_failover() {
 	fi
 	[[ $secs =~ ^[0-9]+$ ]] && [ "$secs" -ge 4 ] || die "failover: SECONDS must be at least 4"
 	src=0
-	dst=""
-	for k in "${!H_SERVER[@]}"; do
-		if crosses 0 "$k"; then
-			dst=$k
-			break
-		fi
-	done
-	[ -n "$dst" ] || die "all hosts hang off one leaf: nothing crosses the spines"
+	dst=$(first_crossing) || exit 1
 	for k in "${!SW_NAMES[@]}"; do
 		[ "${SW_TIER[$k]}" = spine ] && spine_i=$k
 	done

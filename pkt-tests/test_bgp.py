@@ -16,15 +16,13 @@ files and is stopped by its pid; never the packaged frr service.
 """
 
 import os
-import re
 import time
 
 import pytest
 from scapy.all import ARP, ICMP, IP, TCP, Ether, ICMPv6EchoReply, ICMPv6EchoRequest, IPv6
 
 import railsw
-import topo
-from frr import Frr, free_port, have_bgp
+from frr import Frr, bgp_route, clean_stale_netns, have_bgp, kif_switch
 from topo import HOST_IP, HOST_IP6, HOST_MAC, SW_IP, SW_IP6
 
 pytestmark = pytest.mark.skipif(
@@ -77,40 +75,13 @@ router bgp 65001
 """
 
 
-def clean_stale_netns():
-    """Namespaces of earlier runs of this file whose process is gone."""
-    out = railsw.run(["ip", "netns", "list"], check=False).stdout
-    for name in re.findall(r"^(rsw[kr]\d+)", out, re.M):
-        pid = int(name[4:])
-        if not railsw.pid_alive(pid):
-            railsw.run(["ip", "netns", "del", name], check=False)
-
-
-def bgp_route(sw, prefix):
-    rs = [r for r in sw.ctl("show", "routes")["routes"]
-          if r["prefix"] == prefix and r["source"] == "bgp"]
-    return rs[0] if rs else None
-
-
 @pytest.fixture(scope="module")
 def lab(build):
-    clean_stale_netns()
+    clean_stale_netns("rsw")
     kns, rns = f"rswk{os.getpid()}", f"rswr{os.getpid()}"
-    fpm_port = free_port()
-    cfg = topo.three_ports(control={
-        "kernel_interfaces": {"netns": kns, "tc": 6},
-        "fpm": {"listen": f"127.0.0.1:{fpm_port}", "stale_s": 3}})
     rsw_frr = router = None
     sh = railsw.sh
-    sw = railsw.Switch(build, cfg, start=False)
-    # The namespace made before railsw starts, with IPv6 duplicate address detection off:
-    # the kernel side of each DPDK TAP starts with its port's MAC, as the kernel interface
-    # does, and says so by DAD (the same EUI-64 link-local address) until the test gives it
-    # its own MAC; a DAD race lost by the kernel interface left p2 without a link-local
-    # address, and the unnumbered session Idle (ROUTING.md, "MACs").
-    railsw.run(["ip", "netns", "add", kns], check=False)
-    for k in ("all", "default"):
-        sh(f"ip netns exec {kns} sysctl -q -w net.ipv6.conf.{k}.accept_dad=0")
+    sw, fpm_port = kif_switch(build, kns)
     try:
         sw.start()
         t0, t2 = sw.tap["p0"], sw.tap["p2"]

@@ -19,15 +19,13 @@ captured inside the router's namespace, on the wire.
 import contextlib
 import ctypes
 import os
-import re
 import time
 
 import pytest
 from scapy.all import IP, UDP, Ether
 
 import railsw
-import topo
-from frr import Frr, free_port, have_bgp
+from frr import Frr, bgp_route, clean_stale_netns, have_bgp, kif_switch
 from topo import HOST_MAC, udp4
 
 pytestmark = pytest.mark.skipif(
@@ -95,41 +93,18 @@ def in_netns(ns):
         os.close(back)
 
 
-def clean_stale_netns():
-    """Namespaces of earlier runs of this file whose process is gone."""
-    out = railsw.run(["ip", "netns", "list"], check=False).stdout
-    for name in re.findall(r"^(rswu[kr]\d+)", out, re.M):
-        if not railsw.pid_alive(int(name[5:])):
-            railsw.run(["ip", "netns", "del", name], check=False)
-
-
-def bgp_route(sw):
-    rs = [r for r in sw.ctl("show", "routes")["routes"]
-          if r["prefix"] == PREFIX and r["source"] == "bgp"]
-    return rs[0] if rs else None
-
-
 def resolved(sw, n):
-    r = bgp_route(sw)
+    r = bgp_route(sw, PREFIX)
     return r is not None and r["active"] and r["resolved"] == n
 
 
 @pytest.fixture(scope="module")
 def lab(build):
-    clean_stale_netns()
+    clean_stale_netns("rswu")
     kns, rns = f"rswuk{os.getpid()}", f"rswur{os.getpid()}"
-    fpm_port = free_port()
-    cfg = topo.three_ports(control={
-        "kernel_interfaces": {"netns": kns, "tc": 6},
-        "fpm": {"listen": f"127.0.0.1:{fpm_port}", "stale_s": 3}})
     rsw_frr = router = None
     sh = railsw.sh
-    sw = railsw.Switch(build, cfg, start=False)
-    # As test_bgp.py: the kernel interfaces' namespace made first, without DAD (the kernel
-    # side of a DPDK TAP starts with its port's MAC, so the same EUI-64 address).
-    railsw.run(["ip", "netns", "add", kns], check=False)
-    for k in ("all", "default"):
-        sh(f"ip netns exec {kns} sysctl -q -w net.ipv6.conf.{k}.accept_dad=0")
+    sw, fpm_port = kif_switch(build, kns)
     try:
         sw.start()
         railsw.run(["ip", "netns", "add", rns], check=False)
@@ -214,8 +189,8 @@ def test_unnumbered_multipath_same_ll(lab, injector):
                                   if k.startswith("ipv4") and s == "Established") >= 2, 40,
                       interval=0.5, what=f"two sessions up: {router.peers()}")
     railsw.wait_until(lambda: resolved(sw, 2), 20, interval=0.3,
-                      what=f"{PREFIX} over both links: {bgp_route(sw)}")
-    assert bgp_route(sw)["nexthops"] == ["169.254.0.1", "169.254.0.1"]
+                      what=f"{PREFIX} over both links: {bgp_route(sw, PREFIX)}")
+    assert bgp_route(sw, PREFIX)["nexthops"] == ["169.254.0.1", "169.254.0.1"]
     time.sleep(0.3)
     with in_netns(rns):
         cap = railsw.Capture([sw.tap[p] for p in LINKS])
@@ -234,7 +209,7 @@ def test_unnumbered_multipath_same_ll(lab, injector):
         out = send_flows(sw, injector, cap)
         check_wire(sw, out, ("p0",))
         railsw.wait_until(lambda: resolved(sw, 1), 15, interval=0.2,
-                          what=f"the p2 path withdrawn: {bgp_route(sw)}")
+                          what=f"the p2 path withdrawn: {bgp_route(sw, PREFIX)}")
         withdrawn_s = time.monotonic() - t0
         out = send_flows(sw, injector, cap)
         check_wire(sw, out, ("p0",))
@@ -242,7 +217,7 @@ def test_unnumbered_multipath_same_ll(lab, injector):
         t0 = time.monotonic()
         sw.ctl("port", "p2", "up")
         railsw.wait_until(lambda: resolved(sw, 2), 30, interval=0.3,
-                          what=f"{PREFIX} over both links again: {bgp_route(sw)}")
+                          what=f"{PREFIX} over both links again: {bgp_route(sw, PREFIX)}")
         back_s = time.monotonic() - t0
         out = send_flows(sw, injector, cap)
         check_wire(sw, out, LINKS)

@@ -15,6 +15,7 @@
 #include "rsw_ctl.h"
 #include "rsw_lb.h"
 #include "rsw_module.h"
+#include "rsw_ports.h"
 #include "rsw_watchdog.h"
 
 struct rsw_cli_main rsw_cli;
@@ -60,7 +61,7 @@ rsw_cli_port_missed(uint16_t p)
 {
 	struct rte_eth_stats es;
 
-	if (rte_eth_stats_get(rsw_dp.ports[p].eth_port, &es) != 0)
+	if (rte_eth_stats_get(rsw_port_eth(p), &es) != 0)
 		return 0;
 	return es.imissed;
 }

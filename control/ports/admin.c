@@ -12,9 +12,14 @@
  *   socket file aside while down, so no client reconnects to it; `up` moves it back and
  *   starts the port. A client port whose link is down while it is administratively up
  *   reconnects by itself (stop and start, every second, later every 8 s at most), so a link
- *   heals when the server's end comes back, from `port up` or a restarted peer. Before a
- *   stop the workers' burst functions for the port are parked (they return 0) and the
- *   workers pass a quiescent state, so none is inside the PMD while it unmaps its rings.
+ *   heals when the server's end comes back, from `port up` or a restarted peer.
+ *   The workers poll a memif port only while its link is up ("attached"): otherwise its
+ *   rsw_dp.ports[p].eth_port names a spare ethdev id whose fast-path functions do nothing
+ *   (the "parking slot"). A stop or start of the port happens only while it is detached
+ *   and after the workers passed a quiescent state, so no worker is inside the PMD while
+ *   it unmaps its rings, and none reads rte_eth_fp_ops[eth] while ethdev rewrites it (the
+ *   reset in rte_eth_dev_stop is not atomic: a worker can read a NULL queue array there).
+ *   The port is attached again once its link is up (the handshake is done, admin_poll).
  * - net_tap: the carrier of the TAP goes off (TUNSETCARRIER on the PMD's own descriptor,
  *   which works wherever the kernel side lives: a TAP moved into a host's namespace is out
  *   of reach of any ioctl by name); the host sees NO-CARRIER.
@@ -34,10 +39,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
+#include <rte_alarm.h>
 #include <rte_ethdev.h>
+#include <rte_interrupts.h>
 #include <rte_log.h>
 #include <rte_rcu_qsbr.h>
 
@@ -78,6 +87,15 @@ struct port_admin {
 
 static struct port_admin adm[RSW_MAX_PORTS];
 static uint16_t adm_n;
+/* The parking slot: an ethdev id no device has, its fast path parked_rx / parked_tx. */
+static uint16_t park_eth = RTE_MAX_ETHPORTS;
+static void *park_queues[RTE_MAX_QUEUES_PER_PORT];
+/* The DPDK port id of each port; rsw_dp.ports[p].eth_port is park_eth while detached. */
+static uint16_t real_eth[RSW_MAX_PORTS];
+static bool detached[RSW_MAX_PORTS];
+/* Without a parking slot: the PMD's burst functions, put back in place to attach. */
+static eth_rx_burst_t pmd_rx[RSW_MAX_PORTS];
+static eth_tx_burst_t pmd_tx[RSW_MAX_PORTS];
 
 static uint16_t
 parked_rx(void *q, struct rte_mbuf **pkts, uint16_t n)
@@ -109,19 +127,175 @@ park(uint16_t eth)
 	__atomic_store_n(&rte_eth_fp_ops[eth].tx_pkt_burst, parked_tx, __ATOMIC_RELEASE);
 }
 
-/* Stop a memif port without a worker inside its PMD: park, wait for the workers, stop. */
+/*
+ * Make the spare ethdev id the workers poll while a memif port is detached: the highest id
+ * that has no device (railsw probes every device at start-up, none later). Before the
+ * workers start.
+ */
+static void
+park_slot_init(void)
+{
+	struct rte_eth_fp_ops *f;
+	uint16_t id;
+
+	for (id = RTE_MAX_ETHPORTS; id-- > 0;) {
+		if (rte_eth_dev_is_valid_port(id))
+			continue;
+		f = &rte_eth_fp_ops[id];
+		memset(f, 0, sizeof(*f));
+		f->rx_pkt_burst = parked_rx;
+		f->tx_pkt_burst = parked_tx;
+		f->rxq.data = park_queues;
+		f->rxq.clbk = park_queues;
+		f->txq.data = park_queues;
+		f->txq.clbk = park_queues;
+		park_eth = id;
+		return;
+	}
+	ADMIN_LOG(WARNING, "no spare ethdev id: memif ports are parked in place (less safe)\n");
+}
+
+/* The workers stop polling port p (they may still be inside its PMD: see quiesce). */
+static void
+detach(uint16_t p)
+{
+	uint16_t eth = real_eth[p];
+
+	if (park_eth < RTE_MAX_ETHPORTS)
+		__atomic_store_n(&rsw_dp.ports[p].eth_port, park_eth, __ATOMIC_RELEASE);
+	else
+		park(eth);
+	detached[p] = true;
+}
+
+/* The workers poll port p's PMD again (its link is up). */
+static void
+attach(uint16_t p)
+{
+	uint16_t eth = real_eth[p];
+
+	if (park_eth < RTE_MAX_ETHPORTS) {
+		__atomic_store_n(&rsw_dp.ports[p].eth_port, eth, __ATOMIC_RELEASE);
+	} else {
+		__atomic_store_n(&rte_eth_fp_ops[eth].rx_pkt_burst, pmd_rx[p], __ATOMIC_RELEASE);
+		__atomic_store_n(&rte_eth_fp_ops[eth].tx_pkt_burst, pmd_tx[p], __ATOMIC_RELEASE);
+	}
+	detached[p] = false;
+}
+
+/* Wait until no worker is inside a burst begun before now. */
+static void
+quiesce(void)
+{
+	if (rsw_fib_main.qsbr != NULL)
+		rte_rcu_qsbr_synchronize(rsw_fib_main.qsbr, RTE_QSBR_THRID_INVALID);
+}
+
+/*
+ * munmap for the whole process: the executable exports it (railsw.dynlist), so the PMDs,
+ * which DPDK loads as shared objects, call this one. In the EAL interrupt thread it first
+ * waits for the workers to pass a quiescent state: that is where the memif PMD unmaps a
+ * link's regions when the peer disconnects, while a worker may be inside a burst on it
+ * that began before the link went down (and copies from those regions). A burst that
+ * begins later sees the port disconnected and touches no region. Elsewhere, before the
+ * workers run or once they are told to quit, it is munmap.
+ */
+int
+munmap(void *addr, size_t len)
+{
+	if (rte_thread_is_intr() && !__atomic_load_n(&rsw_dp.quit, __ATOMIC_RELAXED))
+		quiesce();
+	return (int)syscall(SYS_munmap, addr, len);
+}
+
+/* A start or stop of a memif device that the EAL interrupt thread runs (in_intr_thread). */
+struct intr_op {
+	uint16_t eth;
+	bool start;
+	int ret;
+	bool done;
+};
+
+static void
+intr_op_run(void *arg)
+{
+	struct intr_op *op = arg;
+
+	op->ret = op->start ? rte_eth_dev_start(op->eth) : rte_eth_dev_stop(op->eth);
+	__atomic_store_n(&op->done, true, __ATOMIC_RELEASE);
+}
+
+/*
+ * rte_eth_dev_start or rte_eth_dev_stop of ethdev eth, run by the EAL interrupt thread (an
+ * alarm) and waited for. The memif PMD runs its handshake and a disconnect by the peer in
+ * that thread: a stop from the control thread could free the regions the handshake is
+ * mapping at that moment. Where no alarm can be set (or it does not run within 2 s and can
+ * still be cancelled), the operation runs here.
+ */
+static int
+in_intr_thread(uint16_t eth, bool start)
+{
+	static struct intr_op op; /* one at a time: the control thread waits for it */
+	unsigned int waited_us = 0;
+
+	op = (struct intr_op){.eth = eth, .start = start};
+	if (rte_eal_alarm_set(1, intr_op_run, &op) != 0)
+		goto inline_op;
+	while (!__atomic_load_n(&op.done, __ATOMIC_ACQUIRE)) {
+		if (waited_us >= 2000000) {
+			/* Cancelling waits for a callback that is running: then it is done. */
+			if (rte_eal_alarm_cancel(intr_op_run, &op) > 0)
+				goto inline_op;
+			break;
+		}
+		usleep(50);
+		waited_us += 50;
+	}
+	return op.ret;
+inline_op:
+	return start ? rte_eth_dev_start(eth) : rte_eth_dev_stop(eth);
+}
+
+/* Stop a memif port without a worker inside its PMD or its fast-path ops: detach, wait, stop. */
 static int
 memif_stop(uint16_t p)
 {
-	uint16_t eth = rsw_dp.ports[p].eth_port;
+	uint16_t eth = real_eth[p];
 	int ret;
 
-	park(eth);
-	if (rsw_fib_main.qsbr != NULL)
-		rte_rcu_qsbr_synchronize(rsw_fib_main.qsbr, RTE_QSBR_THRID_INVALID);
-	ret = rte_eth_dev_stop(eth);
-	park(eth);
+	detach(p);
+	quiesce();
+	ret = in_intr_thread(eth, false);
+	if (park_eth >= RTE_MAX_ETHPORTS)
+		park(eth);
 	return ret;
+}
+
+/* Start a memif port, detached: the workers come back to it once its link is up. */
+static int
+memif_start(uint16_t p)
+{
+	uint16_t eth = real_eth[p];
+	int ret;
+
+	detach(p);
+	quiesce();
+	ret = in_intr_thread(eth, true);
+	if (park_eth >= RTE_MAX_ETHPORTS)
+		park(eth);
+	return ret;
+}
+
+uint16_t
+rsw_port_eth(uint16_t p)
+{
+	return p < adm_n ? real_eth[p] : rsw_dp.ports[p].eth_port;
+}
+
+bool
+rsw_port_detached(uint16_t p)
+{
+	return p < adm_n && detached[p];
 }
 
 /* Whether path names a unix socket that exists. */
@@ -205,11 +379,16 @@ rsw_ports_admin_init(const struct rsw_config *cfg)
 	uint16_t p;
 
 	adm_n = cfg->n_ports;
+	park_slot_init();
 	for (p = 0; p < cfg->n_ports; p++) {
 		struct port_admin *a = &adm[p];
 		const char *devargs = cfg->ports[p].devargs;
 
 		memset(a, 0, sizeof(*a));
+		real_eth[p] = rsw_dp.ports[p].eth_port;
+		detached[p] = false;
+		pmd_rx[p] = rte_eth_fp_ops[real_eth[p]].rx_pkt_burst;
+		pmd_tx[p] = rte_eth_fp_ops[real_eth[p]].tx_pkt_burst;
 		a->tun_fd = -1;
 		a->backoff_ms = RSW_MEMIF_RETRY_MS;
 		kind = rsw_port_kind_name(p);
@@ -222,6 +401,8 @@ rsw_ports_admin_init(const struct rsw_config *cfg)
 			a->file_sock =
 				rsw_devargs_value(devargs, "socket-abstract", val, sizeof(val)) &&
 				strcmp(val, "no") == 0;
+			/* Started, not connected yet: the workers wait for the link (admin_poll). */
+			detach(p);
 		} else if (strcmp(kind, "net_tap") == 0) {
 			/* At set-up the kernel side is still here: its name is known either way. */
 			a->cls = PORT_TAP;
@@ -245,7 +426,7 @@ static enum rsw_peer_state
 peer_link(uint16_t p, bool down)
 {
 	struct port_admin *a = &adm[p];
-	uint16_t eth = rsw_dp.ports[p].eth_port;
+	uint16_t eth = real_eth[p];
 	int carrier = !down, ret;
 
 	switch (a->cls) {
@@ -256,7 +437,7 @@ peer_link(uint16_t p, bool down)
 			return ret == 0 ? RSW_PEER_TOLD : RSW_PEER_NOT_TOLD;
 		}
 		sock_aside(p, false);
-		ret = rte_eth_dev_start(eth);
+		ret = memif_start(p);
 		if (ret != 0 && a->client)
 			ADMIN_LOG(INFO, "port %s: memif server not there yet (%s); retrying\n",
 				  rsw_ctl.cfg->ports[p].name, strerror(-ret));
@@ -316,6 +497,9 @@ rsw_ports_admin_fini(void)
 	for (p = 0; p < adm_n; p++)
 		if (adm[p].aside)
 			sock_aside(p, false);
+	/* The workers have stopped: rsw_ports_close stops and closes the real devices. */
+	for (p = 0; p < adm_n && p < rsw_dp.n_ports; p++)
+		rsw_dp.ports[p].eth_port = real_eth[p];
 	adm_n = 0;
 }
 
@@ -327,7 +511,7 @@ memif_client_poll(uint16_t p, uint64_t now)
 	struct rte_eth_link link;
 	int ret;
 
-	if (rte_eth_link_get_nowait(rsw_dp.ports[p].eth_port, &link) == 0 &&
+	if (rte_eth_link_get_nowait(real_eth[p], &link) == 0 &&
 	    link.link_status == RTE_ETH_LINK_UP) {
 		if (a->down_since_ms != 0)
 			ADMIN_LOG(INFO, "port %s: memif link up\n", rsw_ctl.cfg->ports[p].name);
@@ -351,7 +535,7 @@ memif_client_poll(uint16_t p, uint64_t now)
 	}
 	a->reconnects++;
 	memif_stop(p);
-	ret = rte_eth_dev_start(rsw_dp.ports[p].eth_port);
+	ret = memif_start(p);
 	a->next_try_ms = now + a->backoff_ms;
 	a->backoff_ms = RTE_MIN(a->backoff_ms * 2, (uint32_t)RSW_MEMIF_RETRY_MAX_MS);
 	if (ret != 0)
@@ -366,18 +550,29 @@ admin_poll(uint64_t now_ms)
 	uint16_t p;
 
 	for (p = 0; p < adm_n && p < rsw_dp.n_ports; p++) {
+		bool up;
+
 		if (adm[p].cls != PORT_MEMIF)
 			continue;
+		up = rte_eth_link_get_nowait(real_eth[p], &link) == 0 &&
+		     link.link_status == RTE_ETH_LINK_UP;
 		if (!rsw_dp.ports[p].admin_down) {
+			/*
+			 * The workers poll the PMD only while the link is up: from the end of
+			 * the handshake (memif_connect sets the link up last) to a disconnect
+			 * (memif_disconnect sets it down first).
+			 */
+			if (up && detached[p])
+				attach(p);
+			else if (!up && !detached[p])
+				detach(p);
 			if (adm[p].client)
 				memif_client_poll(p, now_ms);
 			continue;
 		}
 		/* A server that is down but whose socket a client could still reach (abstract,
 		 * or shared with another port) was connected again: disconnect it. */
-		if (!adm[p].client &&
-		    rte_eth_link_get_nowait(rsw_dp.ports[p].eth_port, &link) == 0 &&
-		    link.link_status == RTE_ETH_LINK_UP)
+		if (!adm[p].client && up)
 			memif_stop(p);
 	}
 	return 0;
@@ -387,7 +582,7 @@ static struct rsw_module admin_module = {
 	.name = "ports.admin",
 	.order = RSW_MODULE_ORDER_LIVENESS - 1,
 	.poll = admin_poll,
-	.period_ms = 200,
+	.period_ms = 20, /* a memif link that came up carries traffic within 20 ms */
 	.fini = rsw_ports_admin_fini,
 };
 

@@ -528,8 +528,8 @@ rsw_ports_close(void)
 
 	/* Only ports that started: after a failed set-up the others have no eth_port. */
 	for (p = 0; ports_cfg != NULL && p < ports_up; p++) {
-		rte_eth_dev_stop(rsw_dp.ports[p].eth_port);
-		rte_eth_dev_close(rsw_dp.ports[p].eth_port);
+		rte_eth_dev_stop(rsw_port_eth(p));
+		rte_eth_dev_close(rsw_port_eth(p));
 	}
 	ports_up = 0;
 	ports_cfg = NULL;
@@ -549,7 +549,7 @@ rsw_port_speed(uint16_t p)
 
 	if (ports_cfg != NULL && ports_cfg->ports[p].speed_bps != 0)
 		return ports_cfg->ports[p].speed_bps;
-	if (rte_eth_link_get_nowait(rsw_dp.ports[p].eth_port, &link) != 0)
+	if (rte_eth_link_get_nowait(rsw_port_eth(p), &link) != 0)
 		return 0;
 	if (link.link_speed == RTE_ETH_SPEED_NUM_NONE ||
 	    link.link_speed == RTE_ETH_SPEED_NUM_UNKNOWN)
@@ -568,7 +568,7 @@ port_iface_here(uint16_t p, char *ifname)
 	struct rte_eth_dev_info info;
 	unsigned int idx;
 
-	if (rte_eth_dev_info_get(rsw_dp.ports[p].eth_port, &info) != 0)
+	if (rte_eth_dev_info_get(rsw_port_eth(p), &info) != 0)
 		memset(&info, 0, sizeof(info));
 	if (ports_cfg == NULL ||
 	    !rsw_devargs_value(ports_cfg->ports[p].devargs, "iface", ifname, IF_NAMESIZE)) {
@@ -620,8 +620,11 @@ rsw_port_link(uint16_t p)
 			return RSW_LINK_UNKNOWN;
 		return (flags & IFF_UP) && (flags & IFF_RUNNING) ? RSW_LINK_UP : RSW_LINK_DOWN;
 	}
-	if (rte_eth_link_get_nowait(rsw_dp.ports[p].eth_port, &link) != 0)
+	if (rte_eth_link_get_nowait(rsw_port_eth(p), &link) != 0)
 		return RSW_LINK_UNKNOWN;
+	/* A memif whose handshake just ended is up once the workers poll it (admin.c). */
+	if (rsw_port_detached(p))
+		return RSW_LINK_DOWN;
 	return link.link_status == RTE_ETH_LINK_UP ? RSW_LINK_UP : RSW_LINK_DOWN;
 }
 

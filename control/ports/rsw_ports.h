@@ -147,6 +147,18 @@ int rsw_port_admin(uint16_t p, bool down);
 /** What the last `port down` of port p did for its peer (RSW_PEER_UP while admin up). */
 enum rsw_peer_state rsw_port_peer_state(uint16_t p);
 
+/**
+ * The DPDK port id of port p. Control code asks ethdev with this, not with
+ * rsw_dp.ports[p].eth_port: that names a parking slot while a memif port is detached.
+ */
+uint16_t rsw_port_eth(uint16_t p);
+
+/**
+ * Whether the workers are kept off port p now: a memif port whose link is not up yet (its
+ * handshake has not finished) or that is stopped. Its link counts as down meanwhile.
+ */
+bool rsw_port_detached(uint16_t p);
+
 /** Put back what admin.c moved (a memif server's socket file). Module fini. */
 void rsw_ports_admin_fini(void);
 

@@ -18,6 +18,7 @@
 #include "rsw_lb.h"
 #include "rsw_liveness.h"
 #include "rsw_module.h"
+#include "rsw_ports.h"
 
 static bool
 port_up(uint16_t p)
@@ -28,7 +29,9 @@ port_up(uint16_t p)
 		return false;
 	if (strncmp(rsw_ctl.cfg->ports[p].devargs, "net_tap", 7) == 0)
 		return true;
-	if (rte_eth_link_get_nowait(rsw_dp.ports[p].eth_port, &link) != 0)
+	if (rsw_port_detached(p))
+		return false;
+	if (rte_eth_link_get_nowait(rsw_port_eth(p), &link) != 0)
 		return true;
 	return link.link_status == RTE_ETH_LINK_UP;
 }

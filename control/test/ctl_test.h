@@ -133,12 +133,25 @@ ct_queued(uint16_t p)
  * the first generation of tables published, group liveness computed. The clock starts at
  * 1000 ms. Ports have no device (eth_port RTE_MAX_ETHPORTS): their link counts as up.
  */
+/* Build a generation of tables from the running configuration and publish it. */
+static inline void
+ct_publish(void)
+{
+	char err[RSW_CFG_ERR_LEN];
+	struct rsw_tables *t =
+		rsw_ctl_tables_build(rsw_ctl.cfg, ++rsw_ctl.generation, err, sizeof(err));
+
+	if (t == NULL)
+		print_error("%s\n", err);
+	assert_non_null(t);
+	rsw_tables_publish(t);
+}
+
 static inline void
 ct_start(const char *yaml)
 {
-	char err[RSW_CFG_ERR_LEN], msg[RSW_CFG_ERR_LEN];
+	char err[RSW_CFG_ERR_LEN];
 	struct rsw_config *cfg;
-	struct rsw_tables *t;
 	uint16_t p;
 
 	ct_write("running.yaml", yaml, ct_path);
@@ -165,11 +178,7 @@ ct_start(const char *yaml)
 	assert_int_equal(rsw_dp_init(cfg->n_ports), 0);
 	ct_now = 1000;
 	assert_int_equal(rsw_ctl_neigh_init(cfg), 0);
-	t = rsw_ctl_tables_build(cfg, ++rsw_ctl.generation, msg, sizeof(msg));
-	if (t == NULL)
-		print_error("%s\n", msg);
-	assert_non_null(t);
-	rsw_tables_publish(t);
+	ct_publish();
 	rsw_ctl_lb_poll();
 	rsw_ctl.lb_base = calloc(RSW_MAX_GROUPS, sizeof(*rsw_ctl.lb_base));
 	assert_non_null(rsw_ctl.lb_base);

@@ -345,19 +345,6 @@ src_route(uint32_t i, uint8_t b, uint8_t c, uint8_t len, uint8_t distance, const
 }
 
 static void
-publish(void)
-{
-	char err[RSW_CFG_ERR_LEN];
-	struct rsw_tables *t =
-		rsw_ctl_tables_build(rsw_ctl.cfg, ++rsw_ctl.generation, err, sizeof(err));
-
-	if (t == NULL)
-		print_error("%s\n", err);
-	assert_non_null(t);
-	rsw_tables_publish(t);
-}
-
-static void
 test_route_source_precedence(void **state)
 {
 	const struct rsw_result *r;
@@ -371,7 +358,7 @@ test_route_source_precedence(void **state)
 	src_route(3, 4, 0, 16, 20, "169.254.0.1", NULL);
 	n_src = 4;
 	rsw_ctl_tables_set_source(&src);
-	publish();
+	ct_publish();
 	assert_false(src_routes[0].active);
 	assert_false(src_routes[1].active);
 	assert_true(src_routes[2].active);
@@ -389,7 +376,7 @@ test_route_source_precedence(void **state)
 
 	/* A lower distance than the static route's: the source's route is installed. */
 	src_routes[0].distance = 0;
-	publish();
+	ct_publish();
 	assert_true(src_routes[0].active);
 	assert_false(rsw_ctl_cfg_route_active(rsw_ctl.cfg, 0));
 	r = ct_route4(10, 9, 0, 1);
@@ -397,7 +384,7 @@ test_route_source_precedence(void **state)
 	assert_int_equal(r->neigh, ct_neigh4(10, 0, 32, 3));
 	/* Gone from the source: the static route again. */
 	n_src = 0;
-	publish();
+	ct_publish();
 	assert_int_equal(ct_route4(10, 9, 0, 1)->single, 0);
 	assert_null(ct_route4(10, 5, 0, 1));
 	rsw_ctl_tables_set_source(NULL);

@@ -173,19 +173,6 @@ send_route(const uint32_t *oif, uint16_t n)
 	send_route_b(4, oif, n);
 }
 
-static void
-publish(void)
-{
-	char err[RSW_CFG_ERR_LEN];
-	struct rsw_tables *t =
-		rsw_ctl_tables_build(rsw_ctl.cfg, ++rsw_ctl.generation, err, sizeof(err));
-
-	if (t == NULL)
-		print_error("%s\n", err);
-	assert_non_null(t);
-	rsw_tables_publish(t);
-}
-
 static const struct rsw_ctl_route *
 route(void)
 {
@@ -249,7 +236,7 @@ test_multipath_distinct_ll(void **state)
 	hear(0, "fe80::52:1", 0x01);
 	hear(1, "fe80::52:2", 0x02);
 	send_route(oif, 2);
-	publish();
+	ct_publish();
 	expect_two_ports();
 }
 
@@ -263,7 +250,7 @@ test_multipath_same_ll(void **state)
 	hear(0, "fe80::1", 0x01);
 	hear(1, "fe80::1", 0x02);
 	send_route(oif, 2);
-	publish();
+	ct_publish();
 	expect_two_ports();
 }
 
@@ -277,7 +264,7 @@ test_multipath_ll_heard_late(void **state)
 	(void)state;
 	hear(0, "fe80::52:1", 0x01);
 	send_route(oif, 2);
-	publish();
+	ct_publish();
 	assert_true(route()->active);
 	assert_int_equal(route()->n_resolved, 1);
 	r = ct_route4(10, 4, 1, 1);
@@ -285,7 +272,7 @@ test_multipath_ll_heard_late(void **state)
 	assert_int_equal(r->single, 1);
 	assert_int_equal(r->port, 0);
 	hear(1, "fe80::52:2", 0x02);
-	publish();
+	ct_publish();
 	expect_two_ports();
 }
 
@@ -301,7 +288,7 @@ test_single_paths_same_ll(void **state)
 	hear(1, "fe80::1", 0x02);
 	send_route_b(5, &oif0, 1);
 	send_route_b(6, &oif1, 1);
-	publish();
+	ct_publish();
 	r0 = ct_route4(10, 5, 1, 1);
 	r1 = ct_route4(10, 6, 1, 1);
 	assert_non_null(r0);

@@ -4,11 +4,15 @@
 bgpd in a network namespace, each with its config, pid file, zserv socket and vty sockets in
 a directory of its own; stopped by their pids only, never the packaged frr service.
 
+Also the switch those tests put in front of them (kif_switch), the leftovers of their killed
+runs (clean_stale_netns) and a route by source (bgp_route).
+
 Used by pkt-tests/test_bgp.py and test_unnum_frr.py; free_port also by test_fpm_frr.py and
 perf/fpm_rate.py."""
 
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -16,6 +20,7 @@ import tempfile
 import time
 
 import railsw
+import topo
 
 ZEBRA = "/usr/lib/frr/zebra"
 BGPD = "/usr/lib/frr/bgpd"
@@ -37,6 +42,39 @@ def free_port():
     p = s.getsockname()[1]
     s.close()
     return p
+
+
+def clean_stale_netns(prefix):
+    """Namespaces PREFIX + k|r + a pid, of earlier runs whose process is gone."""
+    out = railsw.run(["ip", "netns", "list"], check=False).stdout
+    for m in re.finditer(rf"^({re.escape(prefix)}[kr](\d+))", out, re.M):
+        if not railsw.pid_alive(int(m.group(2))):
+            railsw.run(["ip", "netns", "del", m.group(1)], check=False)
+
+
+def kif_switch(build, kns):
+    """topo.three_ports with kernel interfaces in namespace kns (TC 6) and an FPM listener on
+    a free port (stale_s 3), not started: (switch, FPM port). kns is made first, with IPv6
+    duplicate address detection off: the kernel side of each DPDK TAP starts with its port's
+    MAC, as the kernel interface does, and says so by DAD (the same EUI-64 link-local address)
+    until the test gives it its own MAC; a DAD race lost by the kernel interface left a port
+    without a link-local address, and an unnumbered session Idle (ROUTING.md, "MACs")."""
+    fpm_port = free_port()
+    cfg = topo.three_ports(control={
+        "kernel_interfaces": {"netns": kns, "tc": 6},
+        "fpm": {"listen": f"127.0.0.1:{fpm_port}", "stale_s": 3}})
+    sw = railsw.Switch(build, cfg, start=False)
+    railsw.run(["ip", "netns", "add", kns], check=False)
+    for k in ("all", "default"):
+        railsw.sh(f"ip netns exec {kns} sysctl -q -w net.ipv6.conf.{k}.accept_dad=0")
+    return sw, fpm_port
+
+
+def bgp_route(sw, prefix):
+    """The route to prefix that sw has from source bgp, or None."""
+    rs = [r for r in sw.ctl("show", "routes")["routes"]
+          if r["prefix"] == prefix and r["source"] == "bgp"]
+    return rs[0] if rs else None
 
 
 class Frr:
