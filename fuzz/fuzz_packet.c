@@ -529,6 +529,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				    : rsw_lb_hash_hdr6(&s, (const struct rte_ipv6_hdr *)l3);
 			if (h != rsw_lb_hash(tables, pkts[p], &b))
 				die("rsw_lb_hash_hdr and rsw_lb_hash disagree");
+			if (b.kind == RSW_PK_IPV4 && s.fast4 &&
+			    rsw_lb_hash_fast4(&s, (const struct rte_ipv4_hdr *)l3) != h)
+				die("rsw_lb_hash_fast4 and rsw_lb_hash_hdr4 disagree");
 		}
 	}
 	rsw_process_burst(st, in_port, pkts, n);

@@ -901,7 +901,7 @@ test_lb_hash_burst(void **state)
 	struct rsw_pkt_info info[3], ref;
 	struct rsw_fam f;
 	struct ut_frame fr;
-	unsigned int i, k, flags = 0, from_header = 0;
+	unsigned int i, k, flags = 0, from_header = 0, fast4 = 0;
 
 	(void)state;
 	memcpy(ea.addr_bytes, port_mac, 6);
@@ -925,6 +925,13 @@ test_lb_hash_burst(void **state)
 		t->hash_seed = (uint32_t)rte_rand();
 		t->hash_symmetric = (uint8_t)(rte_rand() & 1);
 		t->hash_algorithm = (uint8_t)(i % 3 == 0 ? RSW_HASH_TOEPLITZ : RSW_HASH_CRC32);
+		if (i % 4 == 1) {
+			/* The default fields (the IPv4 fast case, rsw_lb_hash_fast4), other bits
+			 * as drawn. */
+			t->hash_fields |= RSW_HF_SRC_IP | RSW_HF_DST_IP | RSW_HF_PROTO |
+					  RSW_HF_SRC_PORT | RSW_HF_DST_PORT;
+			t->hash_symmetric = 0;
+		}
 		assert_true(rsw_parse_inline(f.m[0], &ea, &ref) != RSW_PK_DROP);
 		info[0] = info[1] = ref;
 		memset(&info[2], 0xa5, sizeof(info[2])); /* not to be read */
@@ -939,9 +946,17 @@ test_lb_hash_burst(void **state)
 		assert_int_equal(f.hash[1], rsw_lb_hash(t, f.m[1], &ref));
 		assert_int_equal(f.hash[2], rsw_lb_hash(t, f.m[2], &ref));
 		flags |= 1u << (ref.flags & (RSW_PF_L4 | RSW_PF_BTH | RSW_PF_UET));
+		{
+			struct rsw_lb_sel sel;
+
+			rsw_lb_sel_init(&sel, t);
+			if (sel.fast4 && ref.kind == RSW_PK_IPV4 && fast_takes_frame(f.m[1], &ea))
+				fast4++;
+		}
 		for (k = 0; k < 3; k++)
 			rte_pktmbuf_free(f.m[k]);
 	}
+	assert_true(fast4 > 1000); /* the IPv4 fast case, checked by f.hash[1] */
 	/* With and without ports, with a BTH, UET; most from the header. */
 	assert_int_equal(flags, 1u << 0 | 1u << RSW_PF_L4 | 1u << (RSW_PF_L4 | RSW_PF_BTH) |
 					1u << (RSW_PF_L4 | RSW_PF_UET));
