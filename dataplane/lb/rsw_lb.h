@@ -375,9 +375,10 @@ rsw_lb_hash_burst(const struct rsw_tables *t, struct rsw_fam *f, const struct rs
 		}
 		l3 = rte_pktmbuf_mtod_offset(f->m[k], const uint8_t *, RTE_ETHER_HDR_LEN);
 		if (kind == RSW_PK_IPV4)
-			f->hash[k] = likely(s.fast4)
-					     ? rsw_lb_hash_fast4(&s, (const struct rte_ipv4_hdr *)l3)
-					     : rsw_lb_hash_hdr4(&s, (const struct rte_ipv4_hdr *)l3);
+			f->hash[k] =
+				likely(s.fast4)
+					? rsw_lb_hash_fast4(&s, (const struct rte_ipv4_hdr *)l3)
+					: rsw_lb_hash_hdr4(&s, (const struct rte_ipv4_hdr *)l3);
 		else
 			f->hash[k] = rsw_lb_hash_hdr6(&s, (const struct rte_ipv6_hdr *)l3);
 	}
