@@ -317,7 +317,10 @@ express_hash(struct express_fam *f, const struct rsw_tables *t, uint8_t kind)
 			continue;
 		l3 = rte_pktmbuf_mtod_offset(f->m[k], const uint8_t *, RTE_ETHER_HDR_LEN);
 		if (kind == RSW_PK_IPV4)
-			f->h[k] = rsw_lb_hash_express4(&s, (const struct rte_ipv4_hdr *)l3);
+			f->h[k] =
+				likely(s.fast4)
+					? rsw_lb_hash_fast4(&s, (const struct rte_ipv4_hdr *)l3)
+					: rsw_lb_hash_express4(&s, (const struct rte_ipv4_hdr *)l3);
 		else
 			f->h[k] = rsw_lb_hash_express6(&s, (const struct rte_ipv6_hdr *)l3);
 	}

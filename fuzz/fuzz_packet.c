@@ -535,6 +535,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (ip4 != NULL &&
 		    rsw_lb_hash_express4(&sel, ip4) != rsw_lb_hash(tables, pkts[p], &b))
 			die("the express path's flow hash differs from rsw_lb_hash (IPv4)");
+		if (ip4 != NULL && sel.fast4 &&
+		    rsw_lb_hash_fast4(&sel, ip4) != rsw_lb_hash_express4(&sel, ip4))
+			die("rsw_lb_hash_fast4 and rsw_lb_hash_express4 disagree");
 		ip6 = rsw_parse_express6(pkts[p], rsw_mac48(mac));
 		if (ip6 != NULL &&
 		    !routed_as_express(&b, RSW_PK_IPV6,

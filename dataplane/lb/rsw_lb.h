@@ -59,6 +59,9 @@ struct rsw_lb_sel {
 	uint16_t sport, dport;
 	uint16_t uet_sport; /* the source port of a UET packet (its entropy) */
 	uint8_t symmetric, toeplitz;
+	/* CRC32, not symmetric, and the five tuple's fields all hashed (load_balance's default
+	 * hash_fields, with or without roce_qp): rsw_lb_hash_fast4 gives an IPv4 header's hash. */
+	uint8_t fast4;
 	uint32_t seed;
 	const uint8_t *rss_key;
 };
@@ -80,6 +83,8 @@ rsw_lb_sel_init(struct rsw_lb_sel *s, const struct rsw_tables *t)
 	s->toeplitz = t->hash_algorithm == RSW_HASH_TOEPLITZ;
 	s->seed = t->hash_seed;
 	s->rss_key = t->rss_key;
+	s->fast4 = !s->symmetric && !s->toeplitz && s->src == UINT64_MAX && s->dst == UINT64_MAX &&
+		   s->proto == 0xff && s->sport == UINT16_MAX && s->dport == UINT16_MAX;
 }
 
 /*
@@ -107,6 +112,32 @@ rsw_lb_addr_greater(uint64_t a0, uint64_t a1, uint64_t b0, uint64_t b1, size_t l
 	if (a0 != b0)
 		return rte_bswap64(a0) > rte_bswap64(b0);
 	return rte_bswap64(a1) > rte_bswap64(b1);
+}
+
+/*
+ * CRC32C steps of the flow hash: rte_hash_crc_8byte and rte_hash_crc_4byte's values. Where the
+ * compiler targets SSE4.2 (-march=corei7 and later) the instruction itself, which the compiler
+ * can schedule: DPDK's functions test their algorithm variable before each step and wrap the
+ * instruction in asm volatile (docs/perf.md).
+ */
+static __rte_always_inline uint32_t
+rsw_lb_crc8(uint64_t data, uint32_t h)
+{
+#if defined(RTE_ARCH_X86_64) && defined(__SSE4_2__)
+	return (uint32_t)__builtin_ia32_crc32di(h, data);
+#else
+	return rte_hash_crc_8byte(data, h);
+#endif
+}
+
+static __rte_always_inline uint32_t
+rsw_lb_crc4(uint32_t data, uint32_t h)
+{
+#if defined(RTE_ARCH_X86_64) && defined(__SSE4_2__)
+	return __builtin_ia32_crc32si(h, data);
+#else
+	return rte_hash_crc_4byte(data, h);
+#endif
 }
 
 /*
@@ -148,12 +179,12 @@ rsw_lb_hash_sel(const struct rsw_lb_sel *s, const struct rsw_lb_tuple *k)
 		return rsw_lb_mix32(rte_softrss(w, RTE_DIM(w), s->rss_key) ^ s->seed);
 	}
 	/* rte_hash_crc over the 44 bytes: five 8-byte steps, then 4 bytes. */
-	h = rte_hash_crc_8byte(s0, s->seed);
-	h = rte_hash_crc_8byte(s1, h);
-	h = rte_hash_crc_8byte(d0, h);
-	h = rte_hash_crc_8byte(d1, h);
-	h = rte_hash_crc_8byte(x, h);
-	h = rte_hash_crc_4byte(flow, h);
+	h = rsw_lb_crc8(s0, s->seed);
+	h = rsw_lb_crc8(s1, h);
+	h = rsw_lb_crc8(d0, h);
+	h = rsw_lb_crc8(d1, h);
+	h = rsw_lb_crc8(x, h);
+	h = rsw_lb_crc4(flow, h);
 	return rsw_lb_mix32(h ^ s->seed);
 }
 
@@ -227,6 +258,43 @@ rsw_lb_hash_express4(const struct rsw_lb_sel *s, const struct rte_ipv4_hdr *ip)
 	if (!(ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_MF_FLAG | RTE_IPV4_HDR_OFFSET_MASK)))
 		rsw_lb_tuple_l4(&k, (const uint8_t *)(ip + 1), ip->next_proto_id);
 	return rsw_lb_hash_sel(s, &k);
+}
+
+/**
+ * rsw_lb_hash_express4 under settings s with fast4 set: the same value with the tuple's masks,
+ * zero words and branches left out (no AND for a field that is all hashed, no symmetric or
+ * Toeplitz test), as the default hash_fields have it. CRC32 reads the same 44 bytes: source
+ * (4, then 12 zero bytes), destination (likewise), ports, proto << 24 | QP, flow label 0
+ * (docs/perf.md, "the flow hash's IPv4 fast case").
+ */
+static __rte_always_inline uint32_t
+rsw_lb_hash_fast4(const struct rsw_lb_sel *s, const struct rte_ipv4_hdr *ip)
+{
+	const uint8_t *l4 = (const uint8_t *)(ip + 1);
+	uint8_t proto = ip->next_proto_id;
+	uint64_t x = (uint64_t)proto << 56;
+	uint32_t w, h;
+
+	if (likely(!(ip->fragment_offset &
+		     RTE_BE16(RTE_IPV4_HDR_MF_FLAG | RTE_IPV4_HDR_OFFSET_MASK))) &&
+	    (proto == IPPROTO_UDP || proto == IPPROTO_TCP || proto == IPPROTO_SCTP)) {
+		memcpy(&w, l4, 4);
+		w = rte_bswap32(w); /* source port high, destination port low */
+		x |= (uint32_t)(w >> 16 | w << 16);
+		if (proto == IPPROTO_UDP && (uint16_t)w == RSW_UDP_PORT_ROCEV2) {
+			uint32_t q;
+
+			memcpy(&q, l4 + sizeof(struct rte_udp_hdr) + 4, 4); /* reserved, dest QP */
+			x |= (uint64_t)(rsw_ntohl(q) & 0xffffff & s->qp) << 32;
+		}
+	}
+	h = rsw_lb_crc8(ip->src_addr, s->seed);
+	h = rsw_lb_crc8(0, h);
+	h = rsw_lb_crc8(ip->dst_addr, h);
+	h = rsw_lb_crc8(0, h);
+	h = rsw_lb_crc8(x, h);
+	h = rsw_lb_crc4(0, h);
+	return rsw_lb_mix32(h ^ s->seed);
 }
 
 /** rsw_lb_hash_express4 for a frame rsw_parse_express6 took. */

@@ -887,7 +887,7 @@ test_lb_hash_express(void **state)
 	struct rsw_lb_sel sel;
 	struct ut_frame fr;
 	struct rte_mbuf *m;
-	unsigned int i, taken = 0, flags = 0;
+	unsigned int i, taken = 0, flags = 0, fast4 = 0;
 
 	(void)state;
 	memcpy(ea.addr_bytes, port_mac, 6);
@@ -900,12 +900,23 @@ test_lb_hash_express(void **state)
 		t->hash_seed = (uint32_t)rte_rand();
 		t->hash_symmetric = (uint8_t)(rte_rand() & 1);
 		t->hash_algorithm = (uint8_t)(i % 3 == 0 ? RSW_HASH_TOEPLITZ : RSW_HASH_CRC32);
+		if (i % 4 == 1) {
+			/* The default fields (the IPv4 fast case, rsw_lb_hash_fast4), other bits
+			 * as drawn. */
+			t->hash_fields |= RSW_HF_SRC_IP | RSW_HF_DST_IP | RSW_HF_PROTO |
+					  RSW_HF_SRC_PORT | RSW_HF_DST_PORT;
+			t->hash_symmetric = 0;
+		}
 		rsw_lb_sel_init(&sel, t);
 		rsw_parse_inline(m, &ea, &info);
 		ip4 = rsw_parse_express4(m, rsw_mac48(&ea));
 		ip6 = rsw_parse_express6(m, rsw_mac48(&ea));
 		if (ip4 != NULL)
 			assert_int_equal(rsw_lb_hash_express4(&sel, ip4), rsw_lb_hash(t, m, &info));
+		if (ip4 != NULL && sel.fast4) {
+			assert_int_equal(rsw_lb_hash_fast4(&sel, ip4), rsw_lb_hash(t, m, &info));
+			fast4++;
+		}
 		if (ip6 != NULL)
 			assert_int_equal(rsw_lb_hash_express6(&sel, ip6), rsw_lb_hash(t, m, &info));
 		if (ip4 != NULL || ip6 != NULL) {
@@ -916,6 +927,7 @@ test_lb_hash_express(void **state)
 	}
 	/* The express path took them all: with and without ports, with a BTH, UET. */
 	assert_int_equal(taken, 20000);
+	assert_true(fast4 > 1000); /* the IPv4 fast case, checked against rsw_lb_hash */
 	assert_int_equal(flags, 1u << 0 | 1u << RSW_PF_L4 | 1u << (RSW_PF_L4 | RSW_PF_BTH) |
 					1u << (RSW_PF_L4 | RSW_PF_UET));
 	lb_tables_free(t);
