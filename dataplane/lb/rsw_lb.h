@@ -261,40 +261,26 @@ rsw_lb_hash_express4(const struct rsw_lb_sel *s, const struct rte_ipv4_hdr *ip)
 }
 
 /**
- * rsw_lb_hash_express4 under settings s with fast4 set: the same value with the tuple's masks,
- * zero words and branches left out (no AND for a field that is all hashed, no symmetric or
- * Toeplitz test), as the default hash_fields have it. CRC32 reads the same 44 bytes: source
- * (4, then 12 zero bytes), destination (likewise), ports, proto << 24 | QP, flow label 0
- * (docs/perf.md, "the flow hash's IPv4 fast case").
+ * rsw_lb_hash_express4 under settings s with fast4 set: the same function with the settings
+ * as constants (every field of the five tuple hashed, CRC32, not symmetric; only the seed and
+ * roce_qp's mask taken from s), so that the compiler leaves out an AND per field and the
+ * symmetric and Toeplitz tests (docs/perf.md, "the flow hash's IPv4 fast case"). The flow
+ * label and UET entropy masks do not matter for IPv4 with the source port hashed.
  */
 static __rte_always_inline uint32_t
 rsw_lb_hash_fast4(const struct rsw_lb_sel *s, const struct rte_ipv4_hdr *ip)
 {
-	const uint8_t *l4 = (const uint8_t *)(ip + 1);
-	uint8_t proto = ip->next_proto_id;
-	uint64_t x = (uint64_t)proto << 56;
-	uint32_t w, h;
+	const struct rsw_lb_sel d = {
+		.src = UINT64_MAX,
+		.dst = UINT64_MAX,
+		.qp = s->qp,
+		.proto = 0xff,
+		.sport = UINT16_MAX,
+		.dport = UINT16_MAX,
+		.seed = s->seed,
+	};
 
-	if (likely(!(ip->fragment_offset &
-		     RTE_BE16(RTE_IPV4_HDR_MF_FLAG | RTE_IPV4_HDR_OFFSET_MASK))) &&
-	    (proto == IPPROTO_UDP || proto == IPPROTO_TCP || proto == IPPROTO_SCTP)) {
-		memcpy(&w, l4, 4);
-		w = rte_bswap32(w); /* source port high, destination port low */
-		x |= (uint32_t)(w >> 16 | w << 16);
-		if (proto == IPPROTO_UDP && (uint16_t)w == RSW_UDP_PORT_ROCEV2) {
-			uint32_t q;
-
-			memcpy(&q, l4 + sizeof(struct rte_udp_hdr) + 4, 4); /* reserved, dest QP */
-			x |= (uint64_t)(rsw_ntohl(q) & 0xffffff & s->qp) << 32;
-		}
-	}
-	h = rsw_lb_crc8(ip->src_addr, s->seed);
-	h = rsw_lb_crc8(0, h);
-	h = rsw_lb_crc8(ip->dst_addr, h);
-	h = rsw_lb_crc8(0, h);
-	h = rsw_lb_crc8(x, h);
-	h = rsw_lb_crc4(0, h);
-	return rsw_lb_mix32(h ^ s->seed);
+	return rsw_lb_hash_express4(&d, ip);
 }
 
 /** rsw_lb_hash_express4 for a frame rsw_parse_express6 took. */
