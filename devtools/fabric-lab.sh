@@ -1289,14 +1289,22 @@ cmd_failover() {
 	say "failover ($how): ${SW_NAMES[$spine_i]} fails after 2 s of $secs; 16 flows each way, 200/s each ($(cat "$STATE/mode" 2>/dev/null))"
 	local probe=$root/devtools/fabric_probe.py o1=$STATE/failover-fwd.json o2=$STATE/failover-rev.json
 	local sa=${H_ADDR[$src]%/*} da=${H_ADDR[$dst]%/*}
-	ip netns exec "${H_NS[$dst]}" "$PY" "$probe" recv 47001 $((secs + 2)) $((secs * 200)) >"$o1" &
+	# One ping each way first: the leaves' neighbour entries for the hosts are resolved, so
+	# the flows' first datagrams are not the ARP exchange's (held three, the rest dropped).
+	ip netns exec "${H_NS[$src]}" ping -n -q -c 1 -w 5 "$da" >/dev/null ||
+		echo "  (no ping reply from ${H_SERVER[$dst]} before the flows)"
+	ip netns exec "${H_NS[$dst]}" ping -n -q -c 1 -w 5 "$sa" >/dev/null ||
+		echo "  (no ping reply from ${H_SERVER[$src]} before the flows)"
+	# The receivers stop half a second after the senders' end markers; the margin is for
+	# a sender that a busy machine starts late.
+	ip netns exec "${H_NS[$dst]}" "$PY" "$probe" recv 47001 $((secs + 10)) $((secs * 200)) >"$o1" &
 	local r1=$!
-	ip netns exec "${H_NS[$src]}" "$PY" "$probe" recv 47002 $((secs + 2)) $((secs * 200)) >"$o2" &
+	ip netns exec "${H_NS[$src]}" "$PY" "$probe" recv 47002 $((secs + 10)) $((secs * 200)) >"$o2" &
 	local r2=$!
 	sleep 0.3
-	ip netns exec "${H_NS[$src]}" "$PY" "$probe" send "$da" 47001 16 200 "$secs" >/dev/null &
+	ip netns exec "${H_NS[$src]}" "$PY" "$probe" send "$da" 47001 16 200 "$secs" >"$STATE/failover-fwd-sent.json" &
 	local s1=$!
-	ip netns exec "${H_NS[$dst]}" "$PY" "$probe" send "$sa" 47002 16 200 "$secs" >/dev/null &
+	ip netns exec "${H_NS[$dst]}" "$PY" "$probe" send "$sa" 47002 16 200 "$secs" >"$STATE/failover-rev-sent.json" &
 	local s2=$!
 	sleep 2
 	if [ "$how" = link ]; then

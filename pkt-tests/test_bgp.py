@@ -15,14 +15,13 @@ files and is stopped by its pid; never the packaged frr service.
                                                                         fd00:77::/48 over v6)
 """
 
-import os
 import time
 
 import pytest
 from scapy.all import ARP, ICMP, IP, TCP, Ether, ICMPv6EchoReply, ICMPv6EchoRequest, IPv6
 
 import railsw
-from frr import Frr, bgp_route, clean_stale_netns, have_bgp, kif_switch
+from frr import Frr, bgp_route, frr_lab, have_bgp
 from topo import HOST_IP, HOST_IP6, HOST_MAC, SW_IP, SW_IP6
 
 pytestmark = pytest.mark.skipif(
@@ -77,14 +76,9 @@ router bgp 65001
 
 @pytest.fixture(scope="module")
 def lab(build):
-    clean_stale_netns("rsw")
-    kns, rns = f"rswk{os.getpid()}", f"rswr{os.getpid()}"
-    rsw_frr = router = None
     sh = railsw.sh
-    sw, fpm_port = kif_switch(build, kns)
-    try:
-        sw.start()
-        t0, t2 = sw.tap["p0"], sw.tap["p2"]
+    with frr_lab(build, "rsw") as (sw, fpm_port, kns, rns, frrs):
+        t2 = sw.tap["p2"]
         sw.move_to_netns("p0", rns, addr="10.1.0.1/24", addr6="fd00:1::1/64",
                          gw="10.1.0.254", gw6="fd00:1::fe", mac=HOST_MAC["p0"])
         # p2: IPv6 link-local only (the unnumbered session), its own MAC.
@@ -100,18 +94,12 @@ def lab(build):
         for k in ("all", "default"):
             sh(f"ip netns exec {rns} sysctl -q -w net.ipv4.conf.{k}.rp_filter=0")
         router = Frr(rns, ROUTER_BGPD.format(unn=t2))
+        frrs.append(router)
         router.start()
         rsw_frr = Frr(kns, RSW_BGPD, fpm_port=fpm_port)
+        frrs.append(rsw_frr)
         rsw_frr.start()
         yield sw, rsw_frr, router, kns, rns
-        sw.stop()
-    finally:
-        for f in (rsw_frr, router):
-            if f is not None:
-                f.stop()
-        sw.cleanup()
-        for ns in (rns, kns):
-            railsw.run(["ip", "netns", "del", ns], check=False)
 
 
 @pytest.fixture

@@ -20,12 +20,9 @@ from scapy.all import ICMP, Ether
 
 import railsw
 import topo
-from frr import free_port
+from frr import MODULE, STATICD, ZEBRA, daemon_pid, free_port, start_daemon
 from topo import HOST_IP, HOST_IP6, routed, udp4, udp6
 
-ZEBRA = "/usr/lib/frr/zebra"
-STATICD = "/usr/lib/frr/staticd"
-MODULE = "/usr/lib/x86_64-linux-gnu/frr/modules/dplane_fpm_nl.so"
 FPM_IP = "169.254.201.1"
 STALE_S = 3
 
@@ -55,27 +52,13 @@ class Frr:
             f.write(text)
         shutil.chown(os.path.join(self.d, "staticd.conf"), "frr", "frr")
 
-    def _start(self, exe, name, extra=()):
-        pidf = os.path.join(self.d, f"{name}.pid")
-        if os.path.exists(pidf):
-            os.unlink(pidf)
-        railsw.run(["ip", "netns", "exec", self.ns, exe, "-d", *extra,
-                    "-f", os.path.join(self.d, f"{name}.conf"), "-i", pidf,
-                    "-z", os.path.join(self.d, "zserv.api"), "--vty_socket", self.d,
-                    "-P", "0", "-u", "frr", "-g", "frr"])
-        railsw.wait_until(lambda: os.path.exists(pidf), 10, what=f"{name} pid file")
-
     def start(self):
-        self._start(ZEBRA, "zebra", ("-M", "dplane_fpm_nl"))
+        start_daemon(self.ns, self.d, ZEBRA, "zebra", ("-M", "dplane_fpm_nl"))
         time.sleep(0.5)
-        self._start(STATICD, "staticd")
+        start_daemon(self.ns, self.d, STATICD, "staticd")
 
     def pid(self, name):
-        try:
-            with open(os.path.join(self.d, f"{name}.pid")) as f:
-                return int(f.read().split()[0])
-        except (OSError, ValueError, IndexError):
-            return None
+        return daemon_pid(self.d, name)
 
     def kill(self, name, sig=signal.SIGKILL):
         pid = self.pid(name)

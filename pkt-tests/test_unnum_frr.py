@@ -25,7 +25,7 @@ import pytest
 from scapy.all import IP, UDP, Ether
 
 import railsw
-from frr import Frr, bgp_route, clean_stale_netns, have_bgp, kif_switch
+from frr import Frr, bgp_route, frr_lab, have_bgp
 from topo import HOST_MAC, udp4
 
 pytestmark = pytest.mark.skipif(
@@ -100,13 +100,8 @@ def resolved(sw, n):
 
 @pytest.fixture(scope="module")
 def lab(build):
-    clean_stale_netns("rswu")
-    kns, rns = f"rswuk{os.getpid()}", f"rswur{os.getpid()}"
-    rsw_frr = router = None
     sh = railsw.sh
-    sw, fpm_port = kif_switch(build, kns)
-    try:
-        sw.start()
+    with frr_lab(build, "rswu") as (sw, fpm_port, kns, rns, frrs):
         railsw.run(["ip", "netns", "add", rns], check=False)
         sh(f"ip -n {rns} link set lo up")
         for p in LINKS:
@@ -122,18 +117,12 @@ def lab(build):
         sh(f"ip -n {rns} addr add 10.88.0.1/32 dev lo")
         router = Frr(rns, ROUTER_BGPD.format(t0=sw.tap["p0"], t2=sw.tap["p2"]),
                      zebra_extra=fast_ra(sw.tap[p] for p in LINKS))
+        frrs.append(router)
         router.start()
         rsw_frr = Frr(kns, RSW_BGPD, fpm_port=fpm_port, zebra_extra=fast_ra(LINKS))
+        frrs.append(rsw_frr)
         rsw_frr.start()
         yield sw, router, rns
-        sw.stop()
-    finally:
-        for f in (rsw_frr, router):
-            if f is not None:
-                f.stop()
-        sw.cleanup()
-        for ns in (rns, kns):
-            railsw.run(["ip", "netns", "del", ns], check=False)
 
 
 def flows():

@@ -431,6 +431,26 @@ static const char config_md_qos[] = HEAD
 	"  ecn_mark_point: dequeue     # dequeue (fresher signal, what SONiC tests expect) | enqueue\n"
 	"  pfc_watchdog: { detect_ms: 200, restore_ms: 200, action: drop }   # drop | forward | alert | off\n";
 
+/*
+ * The buffer's defaults that CONFIG.md's example writes out too: the lossy queue limit, the
+ * static PFC thresholds and quanta, ECN marked at dequeue and the PFC watchdog.
+ */
+static void
+assert_buffer_defaults(const struct rsw_cfg_qos *q)
+{
+	assert_int_equal(q->buffer_total, 16ull << 20);
+	assert_int_equal(q->queue_limit, 512 * 1024);
+	assert_false(q->pfc.dynamic);
+	assert_int_equal(q->pfc.xoff, 96 * 1024);
+	assert_int_equal(q->pfc.xon, 48 * 1024);
+	assert_int_equal(q->pfc.headroom, 64 * 1024);
+	assert_int_equal(q->pfc.quanta, 65535);
+	assert_false(q->ecn_mark_enqueue);
+	assert_int_equal(q->pfcwd.detect_ms, 200);
+	assert_int_equal(q->pfcwd.restore_ms, 200);
+	assert_int_equal(q->pfcwd.action, RSW_PFCWD_DROP);
+}
+
 static void
 test_qos_config_md(void **state)
 {
@@ -450,22 +470,12 @@ test_qos_config_md(void **state)
 	for (i = 0; i < RSW_N_TC; i++)
 		assert_int_equal(q->dwrr[i], dwrr[i]);
 	assert_int_equal(q->lossless, 1u << 3);
-	assert_int_equal(q->buffer_total, 16ull << 20);
-	assert_int_equal(q->queue_limit, 512ull << 10);
-	assert_false(q->pfc.dynamic);
-	assert_int_equal(q->pfc.xoff, 96 * 1024);
-	assert_int_equal(q->pfc.xon, 48 * 1024);
-	assert_int_equal(q->pfc.headroom, 64 * 1024);
-	assert_int_equal(q->pfc.quanta, 65535);
+	assert_buffer_defaults(q);
 	for (i = 0; i < RSW_N_TC; i++)
 		assert_int_equal(q->ecn[i].enabled, i == 3);
 	assert_int_equal(q->ecn[3].kmin, 40 * 1024);
 	assert_int_equal(q->ecn[3].kmax, 160 * 1024);
 	assert_true(q->ecn[3].pmax == 0.2);
-	assert_false(q->ecn_mark_enqueue);
-	assert_int_equal(q->pfcwd.detect_ms, 200);
-	assert_int_equal(q->pfcwd.restore_ms, 200);
-	assert_int_equal(q->pfcwd.action, RSW_PFCWD_DROP);
 	rsw_config_free(cfg);
 }
 
@@ -494,19 +504,9 @@ test_qos_defaults(void **state)
 			assert_false(q->ecn[i].enabled);
 		}
 		assert_int_equal(q->lossless, 0);
-		assert_int_equal(q->buffer_total, 16ull << 20);
-		assert_int_equal(q->queue_limit, 512 * 1024);
-		assert_false(q->pfc.dynamic);
-		assert_int_equal(q->pfc.xoff, 96 * 1024);
-		assert_int_equal(q->pfc.xon, 48 * 1024);
-		assert_int_equal(q->pfc.headroom, 64 * 1024);
-		assert_int_equal(q->pfc.quanta, 65535);
+		assert_buffer_defaults(q);
 		assert_true(q->pfc.alpha == 0.125);
 		assert_int_equal(q->pfc.xon_offset, 3 * 1024);
-		assert_false(q->ecn_mark_enqueue);
-		assert_int_equal(q->pfcwd.detect_ms, 200);
-		assert_int_equal(q->pfcwd.restore_ms, 200);
-		assert_int_equal(q->pfcwd.action, RSW_PFCWD_DROP);
 		rsw_config_free(cfg);
 	}
 }

@@ -5,11 +5,12 @@ bgpd in a network namespace, each with its config, pid file, zserv socket and vt
 a directory of its own; stopped by their pids only, never the packaged frr service.
 
 Also the switch those tests put in front of them (kif_switch), the leftovers of their killed
-runs (clean_stale_netns) and a route by source (bgp_route).
+runs (clean_stale_netns), a lab fixture's frame (frr_lab) and a route by source (bgp_route).
 
-Used by pkt-tests/test_bgp.py and test_unnum_frr.py; free_port also by test_fpm_frr.py and
-perf/fpm_rate.py."""
+Used by pkt-tests/test_bgp.py and test_unnum_frr.py; free_port, start_daemon and daemon_pid
+also by test_fpm_frr.py, free_port by perf/fpm_rate.py."""
 
+import contextlib
 import json
 import os
 import re
@@ -77,6 +78,52 @@ def bgp_route(sw, prefix):
     return rs[0] if rs else None
 
 
+def start_daemon(ns, d, exe, name, extra=()):
+    """FRR daemon exe in namespace ns, daemonized, its config d/NAME.conf, pid file d/NAME.pid
+    (a stale one removed first), zserv socket and vty sockets in d; returns once the pid file
+    is there."""
+    pidf = os.path.join(d, f"{name}.pid")
+    if os.path.exists(pidf):
+        os.unlink(pidf)
+    railsw.run(["ip", "netns", "exec", ns, exe, "-d", *extra,
+                "-f", os.path.join(d, f"{name}.conf"), "-i", pidf,
+                "-z", os.path.join(d, "zserv.api"), "--vty_socket", d,
+                "-P", "0", "-u", "frr", "-g", "frr"])
+    railsw.wait_until(lambda: os.path.exists(pidf), 10, what=f"{name} pid file")
+
+
+def daemon_pid(d, name):
+    """The pid in d/NAME.pid, or None."""
+    try:
+        with open(os.path.join(d, f"{name}.pid")) as f:
+            return int(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+@contextlib.contextmanager
+def frr_lab(build, prefix):
+    """The frame of a lab fixture: namespaces PREFIX + k|r + a pid that killed runs left
+    removed, a kif_switch with its kernel interfaces in PREFIX + k + pid, started; yields (sw,
+    FPM port, kernel namespace, router namespace, frrs). The caller makes the router namespace
+    and appends each Frr it makes to frrs; on the way out they are stopped (the last made
+    first), the switch stopped and cleaned up, and both namespaces deleted."""
+    clean_stale_netns(prefix)
+    kns, rns = f"{prefix}k{os.getpid()}", f"{prefix}r{os.getpid()}"
+    frrs = []
+    sw, fpm_port = kif_switch(build, kns)
+    try:
+        sw.start()
+        yield sw, fpm_port, kns, rns, frrs
+        sw.stop()
+    finally:
+        for f in reversed(frrs):
+            f.stop()
+        sw.cleanup()
+        for ns in (rns, kns):
+            railsw.run(["ip", "netns", "del", ns], check=False)
+
+
 class Frr:
     """zebra (+ FPM to 127.0.0.1:fpm_port when given, + zebra_extra lines) and bgpd in
     namespace ns, files in a directory of their own, stopped by their pids only."""
@@ -96,18 +143,10 @@ class Frr:
             shutil.chown(path, "frr", "frr")
         self.fpm = fpm_port is not None
 
-    def _start(self, exe, name, extra=()):
-        pidf = os.path.join(self.d, f"{name}.pid")
-        railsw.run(["ip", "netns", "exec", self.ns, exe, "-d", *extra,
-                    "-f", os.path.join(self.d, f"{name}.conf"), "-i", pidf,
-                    "-z", os.path.join(self.d, "zserv.api"), "--vty_socket", self.d,
-                    "-P", "0", "-u", "frr", "-g", "frr"])
-        railsw.wait_until(lambda: os.path.exists(pidf), 10, what=f"{name} pid file")
-
     def start(self):
-        self._start(ZEBRA, "zebra", ("-M", "dplane_fpm_nl") if self.fpm else ())
+        start_daemon(self.ns, self.d, ZEBRA, "zebra", ("-M", "dplane_fpm_nl") if self.fpm else ())
         time.sleep(0.3)
-        self._start(BGPD, "bgpd", ("-p", "179"))
+        start_daemon(self.ns, self.d, BGPD, "bgpd", ("-p", "179"))
 
     def vtysh(self, *cmds):
         args = [VTYSH, "--vty_socket", self.d]
@@ -130,11 +169,7 @@ class Frr:
         return out
 
     def pid(self, name):
-        try:
-            with open(os.path.join(self.d, f"{name}.pid")) as f:
-                return int(f.read().split()[0])
-        except (OSError, ValueError, IndexError):
-            return None
+        return daemon_pid(self.d, name)
 
     def stop(self):
         for name in ("bgpd", "zebra"):
