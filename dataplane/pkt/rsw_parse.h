@@ -261,17 +261,18 @@ rsw_parse_l4(const uint8_t *l4, uint32_t avail, uint8_t proto, struct rsw_pkt_in
 /*
  * rsw_parse_l4's checks without the record, for the parse step's common case: a UDP header
  * (and, on dport 4791, a BTH) cut short, a UDP length below 8, or a RoCEv2 CNP (classify's
- * rules read its record) fail (false).
+ * rules read its record) fail (false). has8 (a constant): the caller has checked that avail is
+ * 8 or more (IPv4: one compare with the total length's lower bound).
  */
 static __rte_always_inline bool
-rsw_common_l4_ok(const uint8_t *l4, uint32_t avail, uint8_t proto)
+rsw_common_l4_ok(const uint8_t *l4, uint32_t avail, uint8_t proto, const bool has8)
 {
 	const struct rte_udp_hdr *udp = (const struct rte_udp_hdr *)l4;
 	uint16_t dlen;
 
 	if (proto != IPPROTO_UDP)
 		return true;
-	if (unlikely(avail < sizeof(*udp)))
+	if (!has8 && unlikely(avail < sizeof(*udp)))
 		return false;
 	/* The UDP length below 8: no bit of 0xfff8 set (tested in network order). */
 	memcpy(&dlen, &udp->dgram_len, sizeof(dlen));
@@ -285,8 +286,9 @@ rsw_common_l4_ok(const uint8_t *l4, uint32_t avail, uint8_t proto)
 }
 
 /*
- * The parse step's common case, checked: an untagged IPv4 frame without options or IPv6 frame
- * (its header ip at RTE_ETHER_HDR_LEN, tot bytes of it in the frame, TTL / hop limit above 1),
+ * The parse step's common case, checked: an untagged IPv4 frame without options (28 bytes of IP
+ * or more) or IPv6 frame (its header ip at RTE_ETHER_HDR_LEN, tot bytes of it in the frame, TTL /
+ * hop limit above 1),
  * with rsw_common_l4_ok's checks passed (no CNP). The frames of the common case get no parse
  * record in pass 1: the steps after it read what they need from the burst's per-family arrays
  * (struct rsw_fam) or the header, and rsw_parse_fill makes the record of one that needs it.
@@ -367,7 +369,9 @@ rsw_parse_common(const struct rte_mbuf *m, uint64_t mac48, enum rsw_pkt_kind *ki
 			(const struct rte_ipv4_hdr *)(p + RTE_ETHER_HDR_LEN);
 
 		tot = rsw_ntohs(ip->total_length);
-		if (unlikely(tot < sizeof(*ip) || tot > avail || ip->time_to_live <= 1))
+		/* Below 28 bytes (no room for a UDP header) is rare: rsw_parse takes it. */
+		if (unlikely(tot < sizeof(*ip) + sizeof(struct rte_udp_hdr) || tot > avail ||
+			     ip->time_to_live <= 1))
 			return NULL;
 		/* rsw_ipv4_hdr_cksum_ok for 20 bytes, in the shape that keeps the check inline
 		 * (docs/perf.md, "Notes moved out of the code"). */
@@ -378,7 +382,8 @@ rsw_parse_common(const struct rte_mbuf *m, uint64_t mac48, enum rsw_pkt_kind *ki
 		if (!(ip->fragment_offset &
 		      RTE_BE16(RTE_IPV4_HDR_MF_FLAG | RTE_IPV4_HDR_OFFSET_MASK)) &&
 		    unlikely(!rsw_common_l4_ok((const uint8_t *)ip + sizeof(*ip),
-					       tot - (uint32_t)sizeof(*ip), ip->next_proto_id)))
+					       tot - (uint32_t)sizeof(*ip), ip->next_proto_id,
+					       true)))
 			return NULL; /* cut short, or a CNP */
 		*kind = RSW_PK_IPV4;
 		return (const uint8_t *)ip;
@@ -393,7 +398,7 @@ rsw_parse_common(const struct rte_mbuf *m, uint64_t mac48, enum rsw_pkt_kind *ki
 		if (unlikely((vtc >> 28) != 6 || tot > avail || ip->hop_limits <= 1))
 			return NULL;
 		if (unlikely(!rsw_common_l4_ok((const uint8_t *)ip + sizeof(*ip),
-					       tot - (uint32_t)sizeof(*ip), ip->proto)))
+					       tot - (uint32_t)sizeof(*ip), ip->proto, false)))
 			return NULL;
 		*kind = RSW_PK_IPV6;
 		return (const uint8_t *)ip;

@@ -35,8 +35,9 @@ rsw_fib_init(unsigned int n_workers)
 	hp.name = "rsw_neigh6";
 	hp.key_len = 16;
 	rsw_fib_main.neigh6 = rte_hash_create(&hp);
-	rsw_fib_main.neigh = rte_zmalloc("rsw_neigh", sizeof(struct rsw_neigh) * RSW_NEIGH_SLOTS,
-					 RTE_CACHE_LINE_SIZE);
+	/* One entry more: RSW_NEIGH_NONE, zero (never valid) for the table's life. */
+	rsw_fib_main.neigh = rte_zmalloc(
+		"rsw_neigh", sizeof(struct rsw_neigh) * (RSW_NEIGH_NONE + 1), RTE_CACHE_LINE_SIZE);
 	sz = rte_rcu_qsbr_get_memsize(n_workers);
 	rsw_fib_main.qsbr = rte_zmalloc("rsw_qsbr", sz, RTE_CACHE_LINE_SIZE);
 	if (rsw_fib_main.neigh4 == NULL || rsw_fib_main.neigh6 == NULL ||

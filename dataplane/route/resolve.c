@@ -85,6 +85,8 @@ rsw_resolve_punt(struct rsw_burst *c, const struct rsw_fam *f, uint16_t k, uint8
 {
 	struct rte_mbuf *m = f->m[k];
 
+	if (neigh == RSW_NEIGH_NONE)
+		neigh = UINT32_MAX; /* the punt record's "no entry" */
 	rsw_punt_meta(m, rsw_burst_record(c, f->idx[k], m), c->in_port, reason, neigh, out);
 	c->punt[c->n_punt++] = m;
 }

@@ -49,7 +49,7 @@ enum rsw_result_type {
  * no neighbour-table search. Larger subnets, /32s and IPv6 subnets search the neighbour hash.
  */
 #define RSW_ADJ_MAX_BITS    12
-#define RSW_ADJ_NONE        UINT32_MAX
+#define RSW_ADJ_NONE        RSW_NEIGH_NONE
 #define RSW_MAX_ADJ_SUBNETS (2 * RSW_MAX_PORTS)
 
 struct rsw_result {
@@ -159,6 +159,12 @@ struct rsw_tables {
  * packing as rte_ether_addr in memory), bit 63 = valid. */
 #define RSW_NEIGH_VALID (1ULL << 63)
 #define RSW_NEIGH_SLOTS (2 * RSW_MAX_NEIGHBORS)
+/*
+ * No neighbour (a connected host without an entry): the index of one entry past the table's,
+ * allocated with it and never valid, so that resolve loads mac_valid without testing the index
+ * first (rsw_resolve_punt reports it as UINT32_MAX, the punt record's "unknown").
+ */
+#define RSW_NEIGH_NONE RSW_NEIGH_SLOTS
 
 struct rsw_neigh {
 	uint64_t mac_valid; /* written by control (atomic store, release), read by workers */
@@ -172,7 +178,8 @@ struct rsw_fib_main {
 	struct rte_rcu_qsbr *qsbr; /* workers report quiescent states, control waits */
 	struct rte_hash *neigh4;   /* IPv4 (network order) → entry (control adds, workers read) */
 	struct rte_hash *neigh6;   /* IPv6 (16 bytes) → entry (control adds, workers read) */
-	struct rsw_neigh *neigh; /* [RSW_NEIGH_SLOTS], IPv4 first (control writes, workers read) */
+	struct rsw_neigh *neigh; /* [RSW_NEIGH_SLOTS + 1], IPv4 first, RSW_NEIGH_NONE last (control
+				  * writes, workers read) */
 };
 
 extern struct rsw_fib_main rsw_fib_main;

@@ -158,7 +158,7 @@ rsw_resolve_one(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rs
 			out = r->port;
 			lb = &st->connected;
 			if (likely(r->adj_mask != 0) && kind == RSW_PK_IPV4) {
-				/* The subnet's adjacency: RSW_ADJ_NONE (unresolved) is UINT32_MAX. */
+				/* The subnet's adjacency: RSW_ADJ_NONE (unresolved) is RSW_NEIGH_NONE. */
 				neigh_idx = rsw_adj_lookup4(t, r, c->v4_ip[k]);
 				break;
 			}
@@ -166,7 +166,7 @@ rsw_resolve_one(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rs
 				ni = rsw_neigh_lookup4(rsw_ntohl(c->v4_ip[k]));
 			else
 				ni = rsw_neigh_lookup6(c->v6_ip[k]);
-			neigh_idx = ni < 0 ? UINT32_MAX : (uint32_t)ni;
+			neigh_idx = ni < 0 ? RSW_NEIGH_NONE : (uint32_t)ni;
 			break;
 		default:
 			rsw_resolve_icmp(c, f, k, t->icmp_unreachable, RSW_PC_no_route,
@@ -182,9 +182,8 @@ rsw_resolve_one(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rs
 	/* fwd_mtu is the MTU of a port that is up: one compare for the common case. */
 	if (unlikely(f->l3_len[k] > pr->fwd_mtu) && !rsw_resolve_mtu(c, f, k, (uint16_t)out))
 		return;
-	mac = neigh_idx == UINT32_MAX
-		      ? 0
-		      : __atomic_load_n(&rsw_fib_main.neigh[neigh_idx].mac_valid, __ATOMIC_ACQUIRE);
+	/* RSW_NEIGH_NONE's entry is never valid: no test of the index first. */
+	mac = __atomic_load_n(&rsw_fib_main.neigh[neigh_idx].mac_valid, __ATOMIC_ACQUIRE);
 	if (unlikely(!(mac & RSW_NEIGH_VALID))) {
 		rsw_resolve_punt(c, f, k, RSW_PUNT_NEIGH, neigh_idx, (uint16_t)out);
 		return;

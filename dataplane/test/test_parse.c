@@ -655,11 +655,16 @@ test_parse_fast_bounds(void **state)
 	assert_true(fast_takes(&f, 0));
 	build_ipv4_udp_len(&f, 28);
 	assert_true(fast_takes(&f, 0));
-	/* Any protocol, any payload: an IPv4 header alone is enough. */
+	/* Any protocol, 8 bytes of payload or more (an IPv4 total length of 28: room for a UDP
+	 * header, so the UDP check needs no bound of its own); 7 are rsw_parse's. */
+	ut_eth(&f, port_mac, peer_mac, RTE_ETHER_TYPE_IPV4);
+	ut_ipv4(&f, 0, 64, IPPROTO_ICMP, IP4_SRC, IP4_DST, 8);
+	ut_zeros(&f, 60 - f.len);
+	assert_true(fast_takes(&f, 0));
 	ut_eth(&f, port_mac, peer_mac, RTE_ETHER_TYPE_IPV4);
 	ut_ipv4(&f, 0, 64, IPPROTO_ICMP, IP4_SRC, IP4_DST, 7);
 	ut_zeros(&f, 60 - f.len);
-	assert_true(fast_takes(&f, 0));
+	assert_false(fast_takes(&f, 0));
 	/* The total length past the frame. */
 	build_ipv4_udp(&f, 1, 2, 10);
 	f.len--;
