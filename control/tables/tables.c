@@ -582,6 +582,11 @@ rsw_ctl_tables_build(const struct rsw_config *cfg, uint64_t generation, char *er
 			t->lb_hash_batch |= mode == RSW_LB_HASH || mode == RSW_LB_FLOWLET;
 		}
 	}
+	/* Per group, the TCs that hash through it with the burst's hashes (rsw_resolve_member). */
+	for (i = 0; i < t->n_groups && t->lb_hash_batch; i++)
+		for (j = 0; j < RSW_N_TC; j++)
+			if (rsw_lb_mode_for_tc(t, t->groups[i].lb_mode, (uint8_t)j) == RSW_LB_HASH)
+				t->groups[i].hash_tcs |= (uint8_t)(1u << j);
 	/* The build stands: the source routes learn which of them are installed. */
 	for (i = 0; i < rs.n_src; i++)
 		route_source->get(i)->active = false;

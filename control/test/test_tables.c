@@ -286,6 +286,39 @@ test_routes_built(void **state)
 	ct_flush();
 }
 
+/* The TCs that hash through a group of two members (hash_tcs), under the load_balance mode lb. */
+static uint8_t
+group_hash_tcs(const char *lb)
+{
+	char yaml[1024], err[RSW_CFG_ERR_LEN];
+	struct rsw_config *cfg;
+	struct rsw_tables *t;
+	uint8_t tcs = 0xaa;
+	uint32_t g;
+
+	snprintf(yaml, sizeof(yaml), "%sload_balance: %s\n", base, lb);
+	cfg = load("lb.yaml", yaml);
+	t = rsw_ctl_tables_build(cfg, 99, err, sizeof(err));
+	assert_non_null(t);
+	for (g = 0; g < t->n_groups; g++)
+		if (t->groups[g].n_members == 2)
+			tcs = t->groups[g].hash_tcs;
+	rsw_tables_free(t);
+	rsw_config_free(cfg);
+	return tcs;
+}
+
+/* Resolve's shortcut is the mode of each TC: hash everywhere, but for a TC that sprays. */
+static void
+test_group_hash_tcs(void **state)
+{
+	(void)state;
+	assert_int_equal(group_hash_tcs("{ mode: hash }"), 0xff);
+	assert_int_equal(group_hash_tcs("{ mode: hash, per_tc: { 3: spray } }"), 0xf7);
+	assert_int_equal(group_hash_tcs("{ mode: spray, per_tc: { 0: hash, 7: flowlet } }"), 0x01);
+	assert_int_equal(group_hash_tcs("{ mode: spray }"), 0);
+}
+
 /* -- a route source (FPM) and precedence -- */
 
 static struct rsw_ctl_route src_routes[4];
@@ -400,6 +433,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_groups_at_and_beyond_limit, setup, ct_stop),
 		cmocka_unit_test_setup_teardown(test_ipv6_tbl8_exhausted, setup, ct_stop),
 		cmocka_unit_test_setup_teardown(test_routes_built, setup, ct_stop),
+		cmocka_unit_test_setup_teardown(test_group_hash_tcs, setup, ct_stop),
 		cmocka_unit_test_setup_teardown(test_route_source_precedence, setup, ct_stop),
 	};
 	int ret;

@@ -90,8 +90,10 @@ struct rsw_nexthop {
 };
 
 struct rsw_group {
-	uint16_t n_members;                 /* 1..RSW_MAX_NEXTHOPS */
-	int16_t lb_mode;                    /* enum rsw_lb_mode of the route, or UNSET */
+	uint16_t n_members; /* 1..RSW_MAX_NEXTHOPS */
+	int16_t lb_mode;    /* enum rsw_lb_mode of the route, or UNSET */
+	uint8_t hash_tcs;   /* bit tc: the TC hashes through the group, hashed per burst (control,
+			   * when it builds the tables: resolve's one test per frame) */
 	uint32_t members[RSW_MAX_NEXTHOPS]; /* next-hop indices */
 	uint8_t buckets[RSW_LB_BUCKETS];    /* bucket → member index (weights applied) */
 	uint8_t spray_seq[RSW_LB_BUCKETS];  /* interleaved member sequence (smooth WRR) */

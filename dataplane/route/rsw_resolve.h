@@ -79,6 +79,10 @@ rsw_resolve_member(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct
 {
 	int mode;
 
+	/* The frame's TC hashes through g (the tables say so once per group; a CNP would hash
+	 * too): one test, not the mode's three. */
+	if (likely((g->hash_tcs >> f->tc[k]) & 1))
+		return rsw_lb_pick_live(g, live, f->hash[k]);
 	/* A CNP (it has a record) always hashes. */
 	mode = info != NULL && (info->flags & RSW_PF_CNP)
 		       ? RSW_LB_HASH
