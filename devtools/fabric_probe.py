@@ -119,7 +119,7 @@ def recv(port, seconds, expect=0):
         "received": sum(v["received"] for v in flows.values()),
         "lost": sum(v["lost"] for v in flows.values()),
         "outage_ms": max((v["outage_ms"] for v in flows.values()), default=0.0),
-        "sent_per_flow": expect if sent is not None else None,
+        "sent_per_flow": sent,
         "per_flow": flows,
     }))
 

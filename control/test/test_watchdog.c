@@ -322,6 +322,26 @@ test_drop(void **state)
 	assert_int_equal(q->storm_drop[TC_LL], 0);
 }
 
+/*
+ * A pause frame a worker stamps after the poll read its clock (last_pause a little ahead of
+ * the poll's now): the storm goes on. Unsigned, the difference wrapped and restored at once,
+ * in the middle of a storm (pkt-tests' test_pfc_watchdog_storm saw it now and then).
+ */
+static void
+test_pause_newer_than_poll(void **state)
+{
+	struct rsw_qos_port *q = &rsw_qos.port[PORT];
+
+	(void)state;
+	storm(1);
+	pause_now(TC_LL);
+	q->last_pause[TC_LL] = rte_rdtsc() + ms_tsc(50);
+	poll_at(now_ms + 10);
+	expect_counts(TC_LL, 1, 0);
+	assert_int_equal(q->storm_drop[TC_LL], 1);
+	restore(1);
+}
+
 static void
 test_forward(void **state)
 {
@@ -369,6 +389,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_progress_no_storm, setup_drop, ct_stop),
 		cmocka_unit_test_setup_teardown(test_pause_ended_no_storm, setup_drop, ct_stop),
 		cmocka_unit_test_setup_teardown(test_drop, setup_drop, ct_stop),
+		cmocka_unit_test_setup_teardown(test_pause_newer_than_poll, setup_drop, ct_stop),
 		cmocka_unit_test_setup_teardown(test_forward, setup_forward, ct_stop),
 		cmocka_unit_test_setup_teardown(test_alert, setup_alert, ct_stop),
 	};

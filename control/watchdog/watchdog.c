@@ -94,8 +94,11 @@ rsw_ctl_pfcwd_poll(uint64_t now_ms)
 			if (!(q->lossless & (1u << tc)))
 				continue;
 			if (stormed) {
-				/* Restore after restore_ms without pause frames. */
-				if (now_tsc - last >= q->pfcwd.restore_ms * ms_tsc) {
+				/* Restore after restore_ms without pause frames. Signed: a pause
+				 * frame a worker stamped after now_tsc was read (while the sum
+				 * above ran) is newer than now, not 2^64 ticks old. */
+				if ((int64_t)(now_tsc - last) >=
+				    (int64_t)(q->pfcwd.restore_ms * ms_tsc)) {
 					/* A pause honoured before the storm is void now. */
 					__atomic_store_n(&qport->paused_until[tc], 0,
 							 __ATOMIC_RELAXED);
