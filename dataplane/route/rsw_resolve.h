@@ -127,6 +127,15 @@ rsw_resolve_one(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rs
 		out = r->port;
 		neigh_idx = r->neigh;
 		lb = &st->lb[r->id][0];
+	} else if (kind == RSW_PK_IPV4 && r->type == RSW_RES_CONNECTED &&
+		   likely(r->adj_mask != 0)) {
+		/* A host of a connected IPv4 subnet, through its adjacency: RSW_ADJ_NONE
+		 * (unresolved) is RSW_NEIGH_NONE. */
+		if (info != NULL && unlikely(info->ttl <= 1))
+			goto ttl;
+		out = r->port;
+		lb = &st->connected;
+		neigh_idx = rsw_adj_lookup4(t, r, c->v4_ip[k]);
 	} else if (r->type == RSW_RES_GROUP) {
 		/* A group. */
 		if (info != NULL && unlikely(info->ttl <= 1))
@@ -161,11 +170,7 @@ rsw_resolve_one(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rs
 				goto ttl;
 			out = r->port;
 			lb = &st->connected;
-			if (likely(r->adj_mask != 0) && kind == RSW_PK_IPV4) {
-				/* The subnet's adjacency: RSW_ADJ_NONE (unresolved) is RSW_NEIGH_NONE. */
-				neigh_idx = rsw_adj_lookup4(t, r, c->v4_ip[k]);
-				break;
-			}
+			/* IPv6, or a subnet without an adjacency array: the neighbour table. */
 			if (kind == RSW_PK_IPV4)
 				ni = rsw_neigh_lookup4(rsw_ntohl(c->v4_ip[k]));
 			else
