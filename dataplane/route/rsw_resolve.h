@@ -45,8 +45,9 @@ void rsw_resolve_icmp(struct rsw_burst *c, const struct rsw_fam *f, uint16_t k, 
 
 /**
  * The member of group gid (g: two or more members, live: the live ones, non-zero) for frame k
- * of family f by a mode other than hash with the burst's hash and round-robin spray
- * (rsw_lb_select_multi, which reads the frame's record: made if it has none).
+ * of family f that resolve's inline cases do not take: a CNP, or a mode other than hash with
+ * the burst's hash and round-robin spray (rsw_lb_select_multi, which reads the frame's record:
+ * made if it has none).
  */
 uint32_t rsw_resolve_select_other(struct rsw_burst *c, const struct rsw_group *g, uint32_t gid,
 				  const struct rsw_fam *f, uint16_t k, uint16_t live);
@@ -69,7 +70,7 @@ void rsw_resolve_punt(struct rsw_burst *c, const struct rsw_fam *f, uint16_t k, 
 /*
  * The member of group gid (g, two or more members) for frame k of family f, live its live
  * members (non-zero), info its record or NULL: hash mode with the burst's hash and round-robin
- * spray inline, as most groups choose; the other modes in rsw_resolve_select_other.
+ * spray inline, as most groups choose; CNPs and the other modes in rsw_resolve_select_other.
  * rsw_lb_select_h's choice.
  */
 static __rte_always_inline uint32_t
@@ -77,20 +78,15 @@ rsw_resolve_member(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct
 		   const struct rsw_group *g, uint32_t gid, const struct rsw_fam *f, uint16_t k,
 		   const struct rsw_pkt_info *info, uint16_t live)
 {
-	int mode;
-
 	/* The frame's TC hashes through g (the tables say so once per group; a CNP would hash
 	 * too): one test, not the mode's three. */
 	if (likely((g->hash_tcs >> f->tc[k]) & 1))
 		return rsw_lb_pick_live(g, live, f->hash[k]);
-	/* A CNP (it has a record) always hashes. */
-	mode = info != NULL && (info->flags & RSW_PF_CNP)
-		       ? RSW_LB_HASH
-		       : rsw_lb_mode_for_tc(t, g->lb_mode, f->tc[k]);
-	if (mode == RSW_LB_HASH && t->lb_hash_batch)
-		return rsw_lb_pick_live(g, live, f->hash[k]);
-	if (mode == RSW_LB_SPRAY && !t->spray_random)
+	/* Round-robin spray, but not for a CNP (it has a record), which always hashes. */
+	if ((info == NULL || !(info->flags & RSW_PF_CNP)) &&
+	    rsw_lb_mode_for_tc(t, g->lb_mode, f->tc[k]) == RSW_LB_SPRAY && !t->spray_random)
 		return rsw_lb_spray_rr(g, live, &st->lb_state.rr[gid]);
+	/* A CNP, and the other modes: rsw_lb_select_multi (with the burst's hash, if any). */
 	return rsw_resolve_select_other(c, g, gid, f, k, live);
 }
 
@@ -127,15 +123,20 @@ rsw_resolve_one(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rs
 		out = r->port;
 		neigh_idx = r->neigh;
 		lb = &st->lb[r->id][0];
-	} else if (kind == RSW_PK_IPV4 && r->type == RSW_RES_CONNECTED &&
-		   likely(r->adj_mask != 0)) {
-		/* A host of a connected IPv4 subnet, through its adjacency: RSW_ADJ_NONE
-		 * (unresolved) is RSW_NEIGH_NONE. */
+	} else if (r->type == RSW_RES_CONNECTED) {
+		/* A host of a connected subnet: through the subnet's adjacency (IPv4; RSW_ADJ_NONE,
+		 * unresolved, is RSW_NEIGH_NONE), else the neighbour table. */
 		if (info != NULL && unlikely(info->ttl <= 1))
 			goto ttl;
 		out = r->port;
 		lb = &st->connected;
-		neigh_idx = rsw_adj_lookup4(t, r, c->v4_ip[k]);
+		if (likely(kind == RSW_PK_IPV4 && r->adj_mask != 0)) {
+			neigh_idx = rsw_adj_lookup4(t, r, c->v4_ip[k]);
+		} else {
+			ni = kind == RSW_PK_IPV4 ? rsw_neigh_lookup4(rsw_ntohl(c->v4_ip[k]))
+						 : rsw_neigh_lookup6(c->v6_ip[k]);
+			neigh_idx = ni < 0 ? RSW_NEIGH_NONE : (uint32_t)ni;
+		}
 	} else if (r->type == RSW_RES_GROUP) {
 		/* A group. */
 		if (info != NULL && unlikely(info->ttl <= 1))
@@ -159,29 +160,13 @@ rsw_resolve_one(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rs
 			neigh_idx = nh->neigh;
 			lb = &st->lb[r->id][mi];
 		}
+	} else if (r->type == RSW_RES_LOCAL) {
+		/* Delivered before the TTL check. */
+		rsw_resolve_punt(c, f, k, RSW_PUNT_LOCAL, UINT32_MAX, r->port);
+		return;
 	} else {
-		switch (r->type) {
-		case RSW_RES_LOCAL:
-			/* Delivered before the TTL check. */
-			rsw_resolve_punt(c, f, k, RSW_PUNT_LOCAL, UINT32_MAX, r->port);
-			return;
-		case RSW_RES_CONNECTED:
-			if (info != NULL && unlikely(info->ttl <= 1))
-				goto ttl;
-			out = r->port;
-			lb = &st->connected;
-			/* IPv6, or a subnet without an adjacency array: the neighbour table. */
-			if (kind == RSW_PK_IPV4)
-				ni = rsw_neigh_lookup4(rsw_ntohl(c->v4_ip[k]));
-			else
-				ni = rsw_neigh_lookup6(c->v6_ip[k]);
-			neigh_idx = ni < 0 ? RSW_NEIGH_NONE : (uint32_t)ni;
-			break;
-		default:
-			rsw_resolve_icmp(c, f, k, t->icmp_unreachable, RSW_PC_no_route,
-					 RSW_PUNT_NO_ROUTE);
-			return;
-		}
+		rsw_resolve_icmp(c, f, k, t->icmp_unreachable, RSW_PC_no_route, RSW_PUNT_NO_ROUTE);
+		return;
 	}
 
 	len = rte_pktmbuf_pkt_len(m);
