@@ -391,6 +391,37 @@ rsw_lb_live(const struct rsw_group *g, uint32_t gid)
 }
 
 /**
+ * Pick the member of group gid (g) for a packet of traffic class tc.
+ * Mode: the route's, else load_balance.per_tc, else load_balance.mode; CNPs always hash.
+ * hash: the packet's rsw_lb_hash if already computed (the worker computes a burst's in one
+ * loop, where the CRC chains of different packets overlap), else NULL.
+ * @return the member index, or RSW_LB_NONE when no member is live.
+ */
+static inline uint32_t
+rsw_lb_select_h(const struct rsw_tables *t, const struct rsw_group *g, uint32_t gid,
+		const struct rte_mbuf *m, const struct rsw_pkt_info *info, struct rsw_lb_lcore *ls,
+		uint64_t now, const uint32_t *hash)
+{
+	uint16_t live = rsw_lb_live(g, gid);
+
+	if (unlikely(live == 0))
+		return RSW_LB_NONE;
+	/* A plain route: nothing to choose, no hash to compute. */
+	if (g->n_members == 1)
+		return 0;
+	return rsw_lb_select_multi(t, g, gid, m, info, ls, now, live, hash);
+}
+
+/** rsw_lb_select_h computing the hash itself when the mode needs one. */
+static inline uint32_t
+rsw_lb_select(const struct rsw_tables *t, const struct rsw_group *g, uint32_t gid,
+	      const struct rte_mbuf *m, const struct rsw_pkt_info *info, struct rsw_lb_lcore *ls,
+	      uint64_t now)
+{
+	return rsw_lb_select_h(t, g, gid, m, info, ls, now, NULL);
+}
+
+/**
  * Mode of traffic class tc through a group whose route has lb_mode (RSW_LB_UNSET if none): the
  * route's, else load_balance.per_tc, else load_balance.mode.
  */
@@ -467,45 +498,6 @@ rsw_lb_pick_live(const struct rsw_group *g, uint16_t live, uint32_t h)
 	if (likely(live & (1u << mi)))
 		return mi;
 	return rsw_lb_nth_live(live, (h >> 8) % (uint32_t)__builtin_popcount(live));
-}
-
-/**
- * Pick the member of group gid (g) for a packet of traffic class tc.
- * Mode: the route's, else load_balance.per_tc, else load_balance.mode; CNPs always hash.
- * hash: the packet's rsw_lb_hash if already computed (the worker computes a burst's in one
- * loop, where the CRC chains of different packets overlap), else NULL.
- * @return the member index, or RSW_LB_NONE when no member is live.
- */
-static inline uint32_t
-rsw_lb_select_h(const struct rsw_tables *t, const struct rsw_group *g, uint32_t gid,
-		const struct rte_mbuf *m, const struct rsw_pkt_info *info, struct rsw_lb_lcore *ls,
-		uint64_t now, const uint32_t *hash)
-{
-	uint16_t live = rsw_lb_live(g, gid);
-	int mode;
-
-	if (unlikely(live == 0))
-		return RSW_LB_NONE;
-	/* A plain route: nothing to choose, no hash to compute. */
-	if (g->n_members == 1)
-		return 0;
-	/* Inline: hash mode with the burst's hash (the bucket's member) and round-robin spray;
-	 * the other modes in rsw_lb_select_multi. */
-	mode = rsw_lb_mode_of(t, g, info);
-	if (mode == RSW_LB_HASH && hash != NULL)
-		return rsw_lb_pick_live(g, live, *hash);
-	if (mode == RSW_LB_SPRAY && !t->spray_random)
-		return rsw_lb_spray_rr(g, live, &ls->rr[gid]);
-	return rsw_lb_select_multi(t, g, gid, m, info, ls, now, live, hash);
-}
-
-/** rsw_lb_select_h computing the hash itself when the mode needs one. */
-static inline uint32_t
-rsw_lb_select(const struct rsw_tables *t, const struct rsw_group *g, uint32_t gid,
-	      const struct rte_mbuf *m, const struct rsw_pkt_info *info, struct rsw_lb_lcore *ls,
-	      uint64_t now)
-{
-	return rsw_lb_select_h(t, g, gid, m, info, ls, now, NULL);
 }
 
 #endif /* RSW_LB_H */
