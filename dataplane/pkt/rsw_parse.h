@@ -72,6 +72,7 @@ extern bool rsw_parse_lldp;
 #define RSW_PF_CNP   (1u << 3) /* RoCEv2 CNP (BTH opcode 0x81) */
 #define RSW_PF_FRAG  (1u << 4) /* IPv4 fragment */
 #define RSW_PF_BCAST (1u << 5) /* broadcast destination */
+
 /*
  * Per-packet parse result, kept in a burst-wide array (not in the mbuf).
  * Hot fields first.
@@ -211,6 +212,16 @@ rsw_ipv4_ihl5_word(uint32_t w)
 	return (w & v4_mask) == v4;
 }
 
+/* Whether UDP header udp gives a length of 8 or more: a bit of 0xfff8 set (network order). */
+static __rte_always_inline bool
+rsw_udp_len_ok(const struct rte_udp_hdr *udp)
+{
+	uint16_t dlen;
+
+	memcpy(&dlen, &udp->dgram_len, sizeof(dlen));
+	return (dlen & RTE_BE16(0xfff8)) != 0;
+}
+
 /*
  * The L4 step of the IP parsers (a fragment, IPv4, has none) for protocol proto: UDP ports,
  * RoCEv2 BTH (dest QP, CNP opcode) on dport 4791, UET (entropy in sport) on 4793; TCP and SCTP
@@ -223,7 +234,7 @@ rsw_parse_l4(const uint8_t *l4, uint32_t avail, uint8_t proto, struct rsw_pkt_in
 {
 	if (likely(proto == IPPROTO_UDP)) {
 		const struct rte_udp_hdr *udp = (const struct rte_udp_hdr *)l4;
-		uint16_t dport, dlen;
+		uint16_t dport;
 		uint32_t w;
 
 		if (unlikely(avail < sizeof(*udp)))
@@ -232,9 +243,7 @@ rsw_parse_l4(const uint8_t *l4, uint32_t avail, uint8_t proto, struct rsw_pkt_in
 		info->sport = rsw_ntohs(udp->src_port);
 		info->dport = dport;
 		*flags |= RSW_PF_L4;
-		/* The UDP length below 8: no bit of 0xfff8 set (tested in network order). */
-		memcpy(&dlen, &udp->dgram_len, sizeof(dlen));
-		if (unlikely((dlen & RTE_BE16(0xfff8)) == 0))
+		if (unlikely(!rsw_udp_len_ok(udp)))
 			return -1;
 		if (dport == RSW_UDP_PORT_ROCEV2) {
 			const uint8_t *bth = l4 + sizeof(*udp);
@@ -268,15 +277,12 @@ static __rte_always_inline bool
 rsw_common_l4_ok(const uint8_t *l4, uint32_t avail, uint8_t proto, const bool has8)
 {
 	const struct rte_udp_hdr *udp = (const struct rte_udp_hdr *)l4;
-	uint16_t dlen;
 
 	if (proto != IPPROTO_UDP)
 		return true;
 	if (!has8 && unlikely(avail < sizeof(*udp)))
 		return false;
-	/* The UDP length below 8: no bit of 0xfff8 set (tested in network order). */
-	memcpy(&dlen, &udp->dgram_len, sizeof(dlen));
-	if (unlikely((dlen & RTE_BE16(0xfff8)) == 0))
+	if (unlikely(!rsw_udp_len_ok(udp)))
 		return false;
 	if (udp->dst_port == RTE_BE16(RSW_UDP_PORT_ROCEV2) &&
 	    (unlikely(avail < sizeof(*udp) + RSW_BTH_LEN) ||
