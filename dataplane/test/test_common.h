@@ -4,8 +4,9 @@
 /*
  * Helpers shared by the dataplane unit tests: EAL start-up with the flags
  * STYLE.md prescribes, a byte-by-byte frame builder that does not use the code
- * under test, a reference RFC 1071 checksum, and mbufs whose data is an exactly
- * sized heap buffer (so that AddressSanitizer sees any read past the frame).
+ * under test, a reference RFC 1071 checksum, mbufs whose data is an exactly
+ * sized heap buffer (so that AddressSanitizer sees any read past the frame),
+ * and the main() of a test binary (ut_main, when cmocka.h came first).
  */
 
 #ifndef RSW_TEST_COMMON_H
@@ -251,5 +252,39 @@ ut_rand(uint64_t *s)
 	*s ^= *s >> 27;
 	return *s * 0x2545f4914f6cdd1dULL;
 }
+
+#ifdef cmocka_unit_test /* a cmocka test binary (the fuzzers include this header too) */
+/*
+ * The main() of a test binary: EAL started as name; unless pool is NULL, *pool created with
+ * n_mbufs mbufs (ut_<name>); the cmocka group tests[0..n_tests-1] run with its set-up and
+ * tear-down (NULL for none); then the pool freed and EAL cleaned up.
+ * @return cmocka's result (the failed tests), or 1 if EAL or the pool could not start.
+ */
+static inline int
+ut_main(const char *name, const struct CMUnitTest *tests, size_t n_tests, CMFixtureFunction setup,
+	CMFixtureFunction teardown, struct rte_mempool **pool, unsigned int n_mbufs)
+{
+	char pool_name[RTE_MEMPOOL_NAMESIZE];
+	int ret;
+
+	if (ut_eal_init(name) != 0)
+		return 1;
+	if (pool != NULL) {
+		snprintf(pool_name, sizeof(pool_name), "ut_%s", name);
+		*pool = rte_pktmbuf_pool_create(pool_name, n_mbufs, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
+						SOCKET_ID_ANY);
+		if (*pool == NULL) {
+			fprintf(stderr, "%s: cannot create the mbuf pool\n", name);
+			rte_eal_cleanup();
+			return 1;
+		}
+	}
+	ret = _cmocka_run_group_tests(name, tests, n_tests, setup, teardown);
+	if (pool != NULL)
+		rte_mempool_free(*pool);
+	rte_eal_cleanup();
+	return ret;
+}
+#endif
 
 #endif /* RSW_TEST_COMMON_H */
