@@ -2,11 +2,12 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * Unit tests of step 5 of the packet path: rsw_lb_select (lb.c) in every mode,
- * called directly on hand-built groups (rsw_group_fill_buckets gives the bucket
- * table and spray sequence) with a zeroed per-lcore state, a fake clock for
- * flowlets and hand-set queue depths (rsw_qos.port[].q_bytes) for adaptive.
- * Members are marked down through rsw_lb_down, as the control thread does.
+ * Unit tests of step 5 of the packet path: rsw_lb_select (lb.c) in every mode but hash
+ * (test_lb_hash.c), called directly on hand-built groups (rsw_group_fill_buckets gives the
+ * bucket table and spray sequence) with a zeroed per-lcore state, a fake clock for flowlets
+ * and hand-set queue depths (rsw_qos.port[].q_bytes) for adaptive; then CNPs and the
+ * precedence of the modes. Members are marked down through rsw_lb_down, as the control thread
+ * does.
  */
 
 #include <netinet/in.h>
@@ -23,167 +24,24 @@
 
 #include <rte_byteorder.h>
 #include <rte_ether.h>
-#include <rte_hash_crc.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 #include <rte_random.h>
-#include <rte_thash.h>
 
 #include "rsw_fib.h"
 #include "rsw_lb.h"
 #include "rsw_qos.h"
 #include "test_common.h"
-
-#define N_GROUPS 4
-#define N_PKTS   10000
-#define N_FLOWS  10000
-#define TC       3
-#define TICKS    1000 /* flowlet timeout of the fake clock */
+#include "test_lb_select.h"
+#define N_PKTS 10000
 /* ±2 % of the packets: the tolerance of the random shares (about 4.6 sigma at 25 %). */
 #define TOL (N_PKTS * 2 / 100)
-
-static struct rte_mempool *pool;
-static struct rte_mbuf *mbuf; /* one IPv4/UDP frame, rewritten per flow */
-/* Two workers' load-balancing state (about 100 KB each: not on the stack). */
-static struct rsw_lb_lcore ls_a, ls_b;
-
-struct flow {
-	uint32_t src, dst;
-	uint16_t sport, dport;
-	uint32_t qp;
-};
-
-/*
- * Settings-only tables: rsw_lb_select reads no FIB, and a full generation (FIBs of about
- * 180 MB) does not fit in -m 256 next to the pool. Default mode hash, no per-TC override.
- */
-static struct rsw_tables *
-lb_tables_new(void)
-{
-	struct rsw_tables *t = calloc(1, sizeof(*t));
-	unsigned int i;
-
-	assert_non_null(t);
-	t->groups = calloc(N_GROUPS, sizeof(*t->groups));
-	t->nh = calloc(N_GROUPS * RSW_MAX_NEXTHOPS, sizeof(*t->nh));
-	assert_non_null(t->groups);
-	assert_non_null(t->nh);
-	t->n_groups = N_GROUPS;
-	t->hash_fields = RSW_HF_DEFAULT;
-	t->lb_mode = RSW_LB_HASH;
-	for (i = 0; i < RSW_N_TC; i++)
-		t->lb_per_tc[i] = RSW_LB_UNSET;
-	t->flowlet_ticks = TICKS;
-	memcpy(t->rss_key, rsw_lb_default_rss_key, sizeof(t->rss_key));
-	return t;
-}
-
-static void
-lb_tables_free(struct rsw_tables *t)
-{
-	free(t->groups);
-	free(t->nh);
-	free(t);
-}
-
-/* Group gid of t with n members on ports 0..n-1, weights (NULL = equal), no route mode. */
-static struct rsw_group *
-group_new(struct rsw_tables *t, uint32_t gid, uint16_t n, const uint32_t *weights)
-{
-	struct rsw_group *g = &t->groups[gid];
-	uint16_t i;
-
-	memset(g, 0, sizeof(*g));
-	g->n_members = n;
-	g->lb_mode = RSW_LB_UNSET;
-	for (i = 0; i < n; i++) {
-		g->members[i] = gid * RSW_MAX_NEXTHOPS + i;
-		g->ports[i] = i;
-		t->nh[g->members[i]].port = i;
-	}
-	rsw_group_fill_buckets(g, weights);
-	return g;
-}
-
-/* Write flow f into the frame of mbuf and describe it in info, as parse and classify would. */
-static void
-flow_to_pkt(const struct flow *f, uint8_t tc, struct rsw_pkt_info *info)
-{
-	uint8_t *ip = rte_pktmbuf_mtod_offset(mbuf, uint8_t *, 14);
-	uint32_t src = rte_cpu_to_be_32(f->src), dst = rte_cpu_to_be_32(f->dst);
-
-	memcpy(ip + 12, &src, 4);
-	memcpy(ip + 16, &dst, 4);
-	memset(info, 0, sizeof(*info));
-	info->kind = RSW_PK_IPV4;
-	info->l3_off = 14;
-	info->proto = IPPROTO_UDP;
-	info->flags = RSW_PF_L4;
-	info->tc = tc;
-	info->ttl = 64;
-	info->sport = f->sport;
-	info->dport = f->dport;
-	if (f->dport == 4791) {
-		info->flags |= RSW_PF_BTH;
-		info->qp = f->qp;
-	}
-}
-
-/* The member rsw_lb_select picks for one packet of flow f. */
-static uint32_t
-pick(const struct rsw_tables *t, uint32_t gid, const struct flow *f, uint8_t tc,
-     struct rsw_lb_lcore *ls, uint64_t now)
-{
-	struct rsw_pkt_info info;
-
-	flow_to_pkt(f, tc, &info);
-	return rsw_lb_select(t, &t->groups[gid], gid, mbuf, &info, ls, now);
-}
-
-/* The hash mode's member of flow f, computed without rsw_lb_select. */
-static uint32_t
-hash_member(const struct rsw_tables *t, uint32_t gid, const struct flow *f)
-{
-	struct rsw_pkt_info info;
-
-	flow_to_pkt(f, 0, &info);
-	return rsw_lb_pick_hash(&t->groups[gid], rsw_lb_hash(t, mbuf, &info));
-}
-
-/* Flow i of a set of distinct flows, half of them RoCEv2. */
-static struct flow
-flow_n(uint32_t i)
-{
-	struct flow f = {
-		.src = 0x0a010000 | (i & 0xffff),
-		.dst = 0x0a640000 | ((i * 2654435761u) >> 16),
-		.sport = (uint16_t)(49152 + (i * 7919u) % 16384),
-		.dport = i % 2 ? 4791 : 5001,
-		.qp = (i * 40503u) & 0xffffff,
-	};
-
-	return f;
-}
-
-/* The elephant flow of the spray tests: one 5-tuple for every packet. */
-static const struct flow elephant = {
-	.src = 0x0a010001, .dst = 0x0a640042, .sport = 49999, .dport = 4791, .qp = 0x1234};
 
 static void
 assert_share(unsigned int got, double want, unsigned int tol, const char *what, unsigned int i)
 {
 	if (got + tol < want || got > want + tol)
 		fail_msg("%s: member %u got %u, want %.1f ± %u", what, i, got, want, tol);
-}
-
-static void
-lb_reset(void)
-{
-	memset(&ls_a, 0, sizeof(ls_a));
-	memset(&ls_b, 0, sizeof(ls_b));
-	memset(rsw_lb_down, 0, sizeof(rsw_lb_down));
-	memset(rsw_qos.port, 0, sizeof(rsw_qos.port));
-	rte_srand(0x5eed);
 }
 
 /* Bad input first. */
@@ -460,119 +318,6 @@ test_lb_random(void **state)
 	lb_tables_free(t);
 }
 
-/* Hash. */
-
-static void
-test_lb_hash_affinity_spread(void **state)
-{
-	static uint8_t member[N_FLOWS];
-	unsigned int counts[8] = {0}, i, j, mn, mx;
-	struct rsw_tables *t = lb_tables_new();
-	double want = N_FLOWS / 8.0, chi2 = 0;
-	uint32_t mi;
-
-	(void)state;
-	lb_reset();
-	group_new(t, 0, 8, NULL);
-	for (i = 0; i < N_FLOWS; i++) {
-		struct flow f = flow_n(i);
-
-		mi = pick(t, 0, &f, TC, &ls_a, i);
-		assert_true(mi < 8);
-		assert_int_equal(mi, hash_member(t, 0, &f));
-		member[i] = (uint8_t)mi;
-		counts[mi]++;
-	}
-	/* Affinity: every packet of a flow, on either worker, at any time, takes one member. */
-	for (j = 0; j < 3; j++)
-		for (i = 0; i < N_FLOWS; i++) {
-			struct flow f = flow_n(i);
-
-			assert_int_equal(pick(t, 0, &f, TC, j % 2 ? &ls_b : &ls_a, i * 977u + j),
-					 member[i]);
-		}
-	assert_int_equal(ls_a.rr[0], 0);
-	/* Spread: chi-square with 7 degrees of freedom below 24.32 (p = 0.001), max/min < 1.2. */
-	mn = mx = counts[0];
-	for (j = 0; j < 8; j++) {
-		chi2 += (counts[j] - want) * (counts[j] - want) / want;
-		mn = RTE_MIN(mn, counts[j]);
-		mx = RTE_MAX(mx, counts[j]);
-	}
-	if (chi2 >= 24.32 || mx * 10 >= mn * 12)
-		fail_msg("8 members, %u flows: chi2 %.2f, max %u, min %u", N_FLOWS, chi2, mx, mn);
-	lb_tables_free(t);
-}
-
-static void
-test_lb_resilient(void **state)
-{
-	static uint8_t before[N_FLOWS];
-	struct rsw_tables *t = lb_tables_new();
-	unsigned int moved, got[8], i, d, j;
-	uint32_t mi;
-
-	(void)state;
-	lb_reset();
-	group_new(t, 0, 8, NULL);
-	for (i = 0; i < N_FLOWS; i++) {
-		struct flow f = flow_n(i);
-
-		before[i] = (uint8_t)pick(t, 0, &f, TC, &ls_a, 0);
-	}
-	for (d = 0; d < 8; d++) {
-		unsigned int on_d = 0;
-
-		/* Member d down: only its flows move, all of them, over every live member. */
-		rsw_lb_down[0] = (uint16_t)(1u << d);
-		moved = 0;
-		memset(got, 0, sizeof(got));
-		for (i = 0; i < N_FLOWS; i++) {
-			struct flow f = flow_n(i);
-
-			mi = pick(t, 0, &f, TC, &ls_a, 0);
-			assert_true(mi < 8 && mi != d);
-			on_d += before[i] == d;
-			if (mi != before[i]) {
-				if (before[i] != d)
-					fail_msg(
-						"member %u down: flow %u moved from live member %u to %u",
-						d, i, before[i], mi);
-				moved++;
-				got[mi]++;
-			}
-		}
-		assert_int_equal(moved, on_d);
-		if (moved > N_FLOWS / 8 + N_FLOWS * 2 / 100)
-			fail_msg("member %u down: %u of %u flows moved", d, moved, N_FLOWS);
-		for (j = 0; j < 8; j++)
-			if (j != d && got[j] < moved / 7 / 2)
-				fail_msg("member %u down: live member %u took %u of %u moved flows",
-					 d, j, got[j], moved);
-	}
-	/* Two down: flows of the six others still stay. */
-	rsw_lb_down[0] = 1u << 2 | 1u << 5;
-	for (i = 0; i < N_FLOWS; i++) {
-		struct flow f = flow_n(i);
-
-		mi = pick(t, 0, &f, TC, &ls_a, 0);
-		assert_true(mi != 2 && mi != 5);
-		if (before[i] != 2 && before[i] != 5)
-			assert_int_equal(mi, before[i]);
-	}
-	/* Back up: every flow returns to its member. */
-	rsw_lb_down[0] = 0;
-	for (i = 0; i < N_FLOWS; i++) {
-		struct flow f = flow_n(i);
-
-		assert_int_equal(pick(t, 0, &f, TC, &ls_a, 0), before[i]);
-	}
-	/* All down: nothing. */
-	rsw_lb_down[0] = 0xff;
-	assert_int_equal(pick(t, 0, &elephant, TC, &ls_a, 0), RSW_LB_NONE);
-	lb_tables_free(t);
-}
-
 /* Flowlet. */
 
 static void
@@ -717,254 +462,6 @@ test_lb_adaptive(void **state)
 	lb_tables_free(t);
 }
 
-/* The hash input layout (lb.c), built field by field in memory as the layout describes. */
-struct ref_tuple {
-	uint32_t src[4];
-	uint32_t dst[4];
-	uint16_t sport;
-	uint16_t dport;
-	uint32_t proto_qp;
-	uint32_t flow;
-};
-
-static uint32_t
-ref_mix32(uint32_t h)
-{
-	h ^= h >> 16;
-	h *= 0x85ebca6bu;
-	h ^= h >> 13;
-	h *= 0xc2b2ae35u;
-	h ^= h >> 16;
-	return h;
-}
-
-static uint32_t
-ref_hash(const struct rsw_tables *t, const struct rsw_pkt_info *info)
-{
-	const uint8_t *l3 = rte_pktmbuf_mtod_offset(mbuf, const uint8_t *, info->l3_off);
-	size_t alen = info->kind == RSW_PK_IPV4 ? 4 : 16;
-	uint32_t f = t->hash_fields, w[11];
-	struct ref_tuple k;
-	uint8_t tmp[16];
-
-	memset(&k, 0, sizeof(k));
-	if (f & RSW_HF_SRC_IP)
-		memcpy(k.src, l3 + (alen == 4 ? 12 : 8), alen);
-	if (f & RSW_HF_DST_IP)
-		memcpy(k.dst, l3 + (alen == 4 ? 16 : 24), alen);
-	if (alen == 16 && (f & RSW_HF_FLOW_LABEL))
-		k.flow = info->flow;
-	if (f & RSW_HF_PROTO)
-		k.proto_qp = (uint32_t)info->proto << 24;
-	if (info->flags & RSW_PF_L4) {
-		if (f & RSW_HF_SRC_PORT)
-			k.sport = info->sport;
-		if (f & RSW_HF_DST_PORT)
-			k.dport = info->dport;
-		if ((info->flags & RSW_PF_BTH) && (f & RSW_HF_ROCE_QP))
-			k.proto_qp |= info->qp;
-		if ((info->flags & RSW_PF_UET) && (f & RSW_HF_UET_ENTROPY))
-			k.sport = info->sport;
-	}
-	if (t->hash_symmetric) {
-		if (memcmp(k.src, k.dst, alen) > 0) {
-			memcpy(tmp, k.src, alen);
-			memcpy(k.src, k.dst, alen);
-			memcpy(k.dst, tmp, alen);
-		}
-		if (k.sport > k.dport) {
-			uint16_t x = k.sport;
-
-			k.sport = k.dport;
-			k.dport = x;
-		}
-	}
-	memcpy(w, &k, sizeof(w));
-	if (t->hash_algorithm == RSW_HASH_TOEPLITZ)
-		return ref_mix32(rte_softrss(w, RTE_DIM(w), t->rss_key) ^ t->hash_seed);
-	return ref_mix32(rte_hash_crc(w, sizeof(w), t->hash_seed) ^ t->hash_seed);
-}
-
-/*
- * The flow hash is the documented function of the documented 44-byte layout (CRC32 or
- * Toeplitz, seeded, then the finalizer), whatever the fields, family, symmetry and seed:
- * rsw_lb_hash against a plain implementation over random packets.
- */
-static void
-test_lb_hash_layout(void **state)
-{
-	struct rsw_tables *t = lb_tables_new();
-	struct rsw_pkt_info info;
-	uint8_t *l3 = rte_pktmbuf_mtod_offset(mbuf, uint8_t *, 14);
-	unsigned int i, k;
-
-	(void)state;
-	rte_srand(99);
-	for (i = 0; i < 20000; i++) {
-		for (k = 0; k < 40; k++)
-			l3[k] = (uint8_t)rte_rand();
-		if (i % 7 == 0) /* equal addresses and ports: the symmetric tie */
-			memcpy(l3 + 24, l3 + 8, 16);
-		memset(&info, 0, sizeof(info));
-		info.kind = i % 2 ? RSW_PK_IPV6 : RSW_PK_IPV4;
-		info.l3_off = 14;
-		info.proto = (uint8_t)rte_rand();
-		info.flags = (uint8_t)(rte_rand() & (RSW_PF_L4 | RSW_PF_BTH | RSW_PF_UET));
-		info.sport = (uint16_t)rte_rand();
-		info.dport = i % 7 == 0 ? info.sport : (uint16_t)rte_rand();
-		info.qp = (uint32_t)rte_rand() & 0xffffff;
-		info.flow = (uint32_t)rte_rand() & 0xfffff;
-		t->hash_fields = (uint32_t)rte_rand() & 0xff;
-		t->hash_seed = (uint32_t)rte_rand();
-		t->hash_symmetric = (uint8_t)(rte_rand() & 1);
-		t->hash_algorithm = (uint8_t)(i % 3 == 0 ? RSW_HASH_TOEPLITZ : RSW_HASH_CRC32);
-		assert_int_equal(rsw_lb_hash(t, mbuf, &info), ref_hash(t, &info));
-	}
-	lb_tables_free(t);
-}
-
-/* One frame to port_mac for test_lb_hash_burst (i picks the kind; IPv4 when !v6). */
-static void
-hash_frame(struct ut_frame *fr, const uint8_t port_mac[6], unsigned int i, int v6)
-{
-	static const uint8_t protos[] = {IPPROTO_UDP, IPPROTO_TCP, IPPROTO_SCTP, IPPROTO_ICMP, 47};
-	static const uint16_t dports[] = {RSW_UDP_PORT_ROCEV2, RSW_UDP_PORT_UET, 53};
-	/* DF, MF (a first fragment), a later fragment, none */
-	static const uint16_t frags[] = {0x4000, 0x2000, 0x0001, 0};
-	const uint8_t peer[6] = {2, 0, 0, 0, 0, 9};
-	uint8_t proto = protos[i % RTE_DIM(protos)], src[16], dst[16];
-	uint16_t sport = (uint16_t)rte_rand(), dport = (uint16_t)rte_rand();
-	uint64_t r;
-	unsigned int k;
-
-	for (k = 0; k < 16; k++) {
-		src[k] = (uint8_t)rte_rand();
-		dst[k] = (uint8_t)rte_rand();
-	}
-	if (proto == IPPROTO_UDP && (i / 8) % 4 < 3)
-		dport = dports[(i / 8) % 4];
-	if (i % 7 == 0) { /* equal addresses and ports: the symmetric tie */
-		memcpy(dst, src, 16);
-		dport = sport;
-	}
-	ut_eth(fr, port_mac, peer, v6 ? RTE_ETHER_TYPE_IPV6 : RTE_ETHER_TYPE_IPV4);
-	if (v6) {
-		ut_ipv6(fr, (uint8_t)rte_rand(), (uint32_t)rte_rand(), 8 + 12 + 16, proto, 64, src,
-			dst);
-	} else {
-		memcpy(&r, src, 8);
-		ut_ipv4_opt(fr, (uint8_t)rte_rand(), frags[(i / 3) % RTE_DIM(frags)], 64, proto,
-			    (uint32_t)r, (uint32_t)(r >> 32), 8 + 12 + 16, 0);
-	}
-	if (proto == IPPROTO_UDP) {
-		ut_udp(fr, sport, dport, 8 + 12 + 16);
-	} else {
-		ut_put16(fr, sport);
-		ut_put16(fr, dport);
-		ut_put32(fr, (uint32_t)rte_rand());
-	}
-	ut_bth(fr, (uint8_t)(rte_rand() & 0x7f), (uint32_t)rte_rand(), (uint32_t)rte_rand());
-	ut_zeros(fr, 16);
-}
-
-/*
- * The load-balance step's burst hash (rsw_lb_hash_burst, inline) is rsw_lb_hash for a frame
- * whose result is a group of two or more members, from the frame's header when it has no parse
- * record (the parse step's common case) and from its record when it has one, and leaves the
- * others (a plain route) unhashed: UDP to the RoCEv2 port (a BTH and its dest QP), to the UET
- * port and to others, TCP, SCTP, ICMP, another protocol, IPv4 fragments, IPv6 with its flow
- * label; whatever the fields, symmetry, algorithm and seed. A frame whose hash the step got
- * wrong would leave by another member than the rest of its flow.
- */
-/* Whether the parse step's common case takes m (to port MAC ea): no parse record. */
-static bool
-fast_takes_frame(const struct rte_mbuf *m, const struct rte_ether_addr *ea)
-{
-	struct rsw_pkt_info scratch;
-	const uint8_t *l3;
-
-	(void)rsw_parse_fast(m, rsw_mac48(ea), ea, &scratch, &l3);
-	return l3 != NULL;
-}
-
-static void
-test_lb_hash_burst(void **state)
-{
-	const uint8_t port_mac[6] = {2, 0, 0, 0, 0, 7};
-	struct rte_ether_addr ea;
-	struct rsw_tables *t = lb_tables_new();
-	struct rsw_result res[2] = {
-		{.type = RSW_RES_GROUP, .single = 1}, /* a plain route */
-		{.type = RSW_RES_GROUP},              /* a group of 2+: hashes */
-	};
-	struct rsw_result *saved = t->results;
-	struct rsw_pkt_info info[3], ref;
-	struct rsw_fam f;
-	struct ut_frame fr;
-	unsigned int i, k, flags = 0, from_header = 0, fast4 = 0;
-
-	(void)state;
-	memcpy(ea.addr_bytes, port_mac, 6);
-	t->results = res;
-	rte_srand(7);
-	for (i = 0; i < 20000; i++) {
-		hash_frame(&fr, port_mac, i, (i / 5) % 2);
-		/* Frame 0 a plain route; 1 (burst index 2) a group, without a record where the
-		 * parse step's common case takes it; 2 (burst index 0) a group, with its record. */
-		f.n = 3;
-		for (k = 0; k < 3; k++) {
-			f.m[k] = ut_mbuf(pool, &fr);
-			assert_non_null(f.m[k]);
-			f.nh[k] = k == 0 ? 0 : 1;
-			f.hash[k] = 0x5eed;
-		}
-		f.idx[0] = 1;
-		f.idx[1] = 2;
-		f.idx[2] = 0;
-		t->hash_fields = (uint32_t)rte_rand() & 0xff;
-		t->hash_seed = (uint32_t)rte_rand();
-		t->hash_symmetric = (uint8_t)(rte_rand() & 1);
-		t->hash_algorithm = (uint8_t)(i % 3 == 0 ? RSW_HASH_TOEPLITZ : RSW_HASH_CRC32);
-		if (i % 4 == 1) {
-			/* The default fields (the IPv4 fast case, rsw_lb_hash_fast4), other bits
-			 * as drawn. */
-			t->hash_fields |= RSW_HF_SRC_IP | RSW_HF_DST_IP | RSW_HF_PROTO |
-					  RSW_HF_SRC_PORT | RSW_HF_DST_PORT;
-			t->hash_symmetric = 0;
-		}
-		assert_true(rsw_parse_inline(f.m[0], &ea, &ref) != RSW_PK_DROP);
-		info[0] = info[1] = ref;
-		memset(&info[2], 0xa5, sizeof(info[2])); /* not to be read */
-		if (!fast_takes_frame(f.m[1], &ea))
-			info[2] = ref; /* not the common case: it has a record */
-		else
-			from_header++;
-		rsw_lb_hash_burst(t, &f, info,
-				  1u << 0 | (fast_takes_frame(f.m[1], &ea) ? 0 : 1u << 2),
-				  ref.kind);
-		assert_int_equal(f.hash[0], 0x5eed);
-		assert_int_equal(f.hash[1], rsw_lb_hash(t, f.m[1], &ref));
-		assert_int_equal(f.hash[2], rsw_lb_hash(t, f.m[2], &ref));
-		flags |= 1u << (ref.flags & (RSW_PF_L4 | RSW_PF_BTH | RSW_PF_UET));
-		{
-			struct rsw_lb_sel sel;
-
-			rsw_lb_sel_init(&sel, t);
-			if (sel.fast4 && ref.kind == RSW_PK_IPV4 && fast_takes_frame(f.m[1], &ea))
-				fast4++;
-		}
-		for (k = 0; k < 3; k++)
-			rte_pktmbuf_free(f.m[k]);
-	}
-	assert_true(fast4 > 1000); /* the IPv4 fast case, checked by f.hash[1] */
-	/* With and without ports, with a BTH, UET; most from the header. */
-	assert_int_equal(flags, 1u << 0 | 1u << RSW_PF_L4 | 1u << (RSW_PF_L4 | RSW_PF_BTH) |
-					1u << (RSW_PF_L4 | RSW_PF_UET));
-	assert_true(from_header > 10000);
-	t->results = saved;
-	lb_tables_free(t);
-}
-
 /* CNPs and mode precedence. */
 
 static void
@@ -1069,7 +566,6 @@ test_lb_mode_precedence(void **state)
 int
 main(void)
 {
-	static const uint8_t mac[6] = {2, 0, 0, 0, 0, 1};
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lb_no_live_member),
 		cmocka_unit_test(test_lb_rr_position),
@@ -1077,41 +573,12 @@ main(void)
 		cmocka_unit_test(test_lb_rr_weighted),
 		cmocka_unit_test(test_lb_spray_member_down),
 		cmocka_unit_test(test_lb_random),
-		cmocka_unit_test(test_lb_hash_affinity_spread),
-		cmocka_unit_test(test_lb_resilient),
 		cmocka_unit_test(test_lb_flowlet_gap),
 		cmocka_unit_test(test_lb_flowlet_table_bounded),
 		cmocka_unit_test(test_lb_adaptive),
-		cmocka_unit_test(test_lb_hash_layout),
-		cmocka_unit_test(test_lb_hash_burst),
 		cmocka_unit_test(test_lb_cnp_hash),
 		cmocka_unit_test(test_lb_mode_precedence),
 	};
-	struct ut_frame fr;
-	int ret;
 
-	if (ut_eal_init("lb") != 0)
-		return 1;
-	pool = rte_pktmbuf_pool_create("ut_lb", 63, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE, SOCKET_ID_ANY);
-	if (pool == NULL) {
-		fprintf(stderr, "cannot create the mbuf pool\n");
-		rte_eal_cleanup();
-		return 1;
-	}
-	ut_eth(&fr, mac, mac, RTE_ETHER_TYPE_IPV4);
-	ut_ipv4(&fr, 0, 64, IPPROTO_UDP, 0, 0, 8 + 12);
-	ut_udp(&fr, 0, 4791, 8 + 12);
-	ut_bth(&fr, 0x0a, 0, 0);
-	mbuf = ut_mbuf(pool, &fr);
-	if (mbuf == NULL) {
-		fprintf(stderr, "cannot allocate an mbuf\n");
-		rte_mempool_free(pool);
-		rte_eal_cleanup();
-		return 1;
-	}
-	ret = cmocka_run_group_tests(tests, NULL, NULL);
-	rte_pktmbuf_free(mbuf);
-	rte_mempool_free(pool);
-	rte_eal_cleanup();
-	return ret;
+	return ut_main("lb", tests, RTE_DIM(tests), setup, teardown, &pool, 63);
 }

@@ -2,8 +2,8 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * Fixtures of the load-balance tests (test_flow_hash.c): settings-only tables, synthetic
- * IPv4/UDP flows and their parse records, and the mbuf pool.
+ * Fixtures shared by the load-balance tests (test_flow_hash.c, test_lb.c, test_lb_hash.c):
+ * settings-only tables, synthetic IPv4/UDP flows and their parse records, and the mbuf pool.
  */
 
 #ifndef RSW_TEST_LB_COMMON_H
