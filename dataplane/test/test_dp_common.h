@@ -3,10 +3,11 @@
 
 /*
  * What the tests that run the packet path end to end without a NIC share (test_worker.c,
- * test_forward.c, test_admit.c through test_worker_common.h). Their set-up: the stats, the
- * FIB, an mbuf pool, and ports that are ring PMDs (rte_eth_from_rings), so that what port p
- * sends is read back from txr[p]; then rsw_dp_init. The group tear-down takes it all down
- * again. And the check that the ports' egress queues are empty.
+ * test_forward.c, test_admit.c through test_worker_common.h; test_qos.c, test_sched.c,
+ * test_buffer.c through test_qos_common.h). Their set-up: the stats, the FIB, an mbuf pool,
+ * and ports that are ring PMDs (rte_eth_from_rings), so that what port p sends is read back
+ * from txr[p]; then rsw_dp_init. The group tear-down takes it all down again. And the check
+ * that the ports' egress queues are empty.
  */
 
 #ifndef RSW_TEST_DP_COMMON_H
