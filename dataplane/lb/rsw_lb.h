@@ -274,7 +274,7 @@ rsw_lb_tuple_l4(struct rsw_lb_tuple *k, const uint8_t *l4, uint32_t avail, uint8
 
 /**
  * rsw_lb_hash of a frame of the parse step's common case (no parse record) from its IPv4
- * header ip, under the settings s: the same value (test_lb and the fuzzer check).
+ * header ip, under the settings s: the same value (test_lb_hash and the fuzzer check).
  */
 static __rte_always_inline uint32_t
 rsw_lb_hash_hdr4(const struct rsw_lb_sel *s, const struct rte_ipv4_hdr *ip)
