@@ -452,7 +452,7 @@ rsw_lb_mode_of(const struct rsw_tables *t, const struct rsw_group *g,
  * members too, so the live members keep their weighted shares and none of them inherits a
  * down member's turns.
  */
-static inline uint32_t
+static __rte_always_inline uint32_t
 rsw_lb_spray_rr(const struct rsw_group *g, uint16_t live, uint32_t *pos)
 {
 	uint32_t j, mi, p = *pos < g->spray_len ? *pos : 0;
