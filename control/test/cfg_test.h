@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * Helpers of the configuration-loading unit tests (test_config*.c, test_topology): load a
+ * Helpers of the configuration-loading unit tests (test_config*.c, test_topology*.c): load a
  * YAML text as file t.yaml, expect a load to succeed or to fail with an exact message (or
  * prefix), and a valid head to append sections to. Include after cmocka.h; each test file
  * gets its own err buffer.
