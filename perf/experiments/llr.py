@@ -18,7 +18,7 @@ from lab import Fabric
 
 
 def make(Exp, qos_yaml, lb_yaml, plt):
-    """The experiment's class, built on experiments.py's Exp (which registers it: no
+    """The experiment's class, built on exp_base.py's Exp (experiments.py registers it: no
     circular import)."""
 
     class LossyFabric(Fabric):
