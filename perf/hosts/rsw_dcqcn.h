@@ -5,8 +5,8 @@
  * DCQCN (Zhu et al., SIGCOMM 2015) for the lab hosts: the reaction point (RP, the
  * sender's rate control per QP) and the notification point (NP, the receiver's CNP
  * pacing per QP). Pure C, no DPDK: times are nanoseconds given by the caller, rates
- * bits per second. perf/hosts/host.c drives it; test/test_dcqcn.c checks it against
- * hand-worked sequences.
+ * bits per second. rswhost (perf/hosts/host.c, host_io.c) drives it; test/test_dcqcn.c
+ * checks it against hand-worked sequences.
  */
 
 #ifndef RSW_DCQCN_H
