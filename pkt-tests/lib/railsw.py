@@ -299,9 +299,21 @@ class Switch:
 
     # -- process
 
+    def lcore_args(self):
+        """EAL lcore arguments: self.lcores, or with RAILSW_TEST_WORKERS=N (and the default
+        "0,1") N workers and the control thread on lcores 0..N, spread over the CPUs this
+        process may use (lcore i on the (i mod CPUs)-th): several workers share a CPU, so
+        frames cross workers both ways even on a two-CPU machine."""
+        n = int(os.environ.get("RAILSW_TEST_WORKERS", "0") or 0)
+        if n <= 1 or self.lcores != "0,1":
+            return ["-l", self.lcores]
+        cpus = sorted(os.sched_getaffinity(0))
+        spec = ",".join(f"{i}@{cpus[i % len(cpus)]}" for i in range(n + 1))
+        return ["--lcores", spec, "--main-lcore", str(n)]
+
     def cmdline(self):
         huge = ["--huge-dir", self.huge_dir] if self.huge_dir else ["--no-huge"]
-        eal = ["-l", self.lcores] + huge + ["-m", str(self.mem), "--file-prefix", self.prefix]
+        eal = self.lcore_args() + huge + ["-m", str(self.mem), "--file-prefix", self.prefix]
         return [os.path.join(self.build, "control", "railsw")] + eal + self.extra_eal + [
             "--", "-c", self.conf]
 
