@@ -389,7 +389,8 @@ port_queues(const struct rsw_cfg_port *cp, const struct rsw_port_kind *k,
 	else if (k != NULL && k->paired_tx)
 		*ntxq = (uint16_t)n;
 	else
-		*ntxq = (uint16_t)(info->max_tx_queues < n_workers ? info->max_tx_queues : n_workers);
+		*ntxq = (uint16_t)(info->max_tx_queues < n_workers ? info->max_tx_queues
+								   : n_workers);
 	if (*ntxq == 0)
 		*ntxq = 1;
 	return 0;

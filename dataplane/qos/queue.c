@@ -176,7 +176,8 @@ rsw_queue_cut_through(struct rsw_burst *c, struct rsw_lcore_stats *st,
 			if ((qp->ecn_enabled & bit) && !qp->ecn_enqueue && sl->bytes > qp->kmin[tc])
 				continue;
 			/* The tokens of the slot, one compare-and-swap: none, and it queues. */
-			if (shaped && !rsw_shaper_take(p, now, rsw_wire_bytes(sl->bytes, sl->n), false))
+			if (shaped &&
+			    !rsw_shaper_take(p, now, rsw_wire_bytes(sl->bytes, sl->n), false))
 				continue;
 			rsw_count_cut_through(st, p, tc, sl->n, sl->bytes);
 			if (unlikely(c->has_cnp))
@@ -186,7 +187,8 @@ rsw_queue_cut_through(struct rsw_burst *c, struct rsw_lcore_stats *st,
 			c->used_add -= sl->bytes;
 			if (q != 0) {
 				/* Another worker's port: its own tx queue, slot by slot. */
-				sent = rsw_port_tx_queue(st, p, (uint16_t)q, sl->m, sl->n, sl->bytes);
+				sent = rsw_port_tx_queue(st, p, (uint16_t)q, sl->m, sl->n,
+							 sl->bytes);
 				if (unlikely(sent < sl->n))
 					cut_through_refused(c, st, sl, sent);
 				else

@@ -298,7 +298,7 @@ test_cut_through(void **state)
 
 	/* A shaper with no tokens left: queued. */
 	rsw_qos.tsc_hz = rte_get_tsc_hz();
-	rsw_qos.port[1].speed_bps = 1000;                          /* 125 bytes/s */
+	rsw_qos.port[1].speed_bps = 1000; /* 125 bytes/s */
 	now = rte_rdtsc();
 	assert_true(rsw_shaper_on(1, now)); /* a full bucket */
 	assert_true(rsw_shaper_take(1, now, rsw_shaper_avail(1, now), false));
