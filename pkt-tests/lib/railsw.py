@@ -107,6 +107,11 @@ def iface_mac(name):
 TAP_RE = r"rt(\d+)[a-zA-Z]+\d+$"
 
 
+def test_workers():
+    """Workers the switches of this run get by default (RAILSW_TEST_WORKERS, else 1)."""
+    return max(1, int(os.environ.get("RAILSW_TEST_WORKERS", "0") or 0))
+
+
 def tap_name(seq, index):
     """The TAP of port `index` of this run's switch number `seq` (>= 1):
     rt<pid><seq as letters a, b, .., z, aa, ..><index>."""
@@ -304,7 +309,7 @@ class Switch:
         "0,1") N workers and the control thread on lcores 0..N, spread over the CPUs this
         process may use (lcore i on the (i mod CPUs)-th): several workers share a CPU, so
         frames cross workers both ways even on a two-CPU machine."""
-        n = int(os.environ.get("RAILSW_TEST_WORKERS", "0") or 0)
+        n = test_workers()
         if n <= 1 or self.lcores != "0,1":
             return ["-l", self.lcores]
         cpus = sorted(os.sched_getaffinity(0))
