@@ -309,7 +309,7 @@ rsw_sched_port(struct rsw_lcore_stats *st, const struct rsw_qos_params *qp, uint
 	for (tc = 0; tc < RSW_N_TC; tc++)
 		q_now[tc] = __atomic_load_n(&qport->q_bytes[tc], __ATOMIC_RELAXED);
 
-	while (n_out < cap) {
+	while (n_out + n_drop < cap) { /* out[] and drop[] hold 32 each */
 		struct rte_mbuf *m;
 		struct rsw_mbuf_meta *meta;
 		uint32_t len;
