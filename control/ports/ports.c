@@ -517,6 +517,8 @@ port_setup(uint16_t p, const struct rsw_cfg_port *cp, struct rte_mempool *pool,
 	rsw_dp.ports[p].mtu = cp->mtu;
 	rsw_port_set_admin(p, false);
 	port_senders(p, n_workers, ntxq);
+	PORTS_LOG(INFO, "port %s: %u rx queue(s), %u tx queue(s) (%s)\n", cp->name, nrxq, ntxq,
+		  ntxq > 1 ? "every worker with a queue sends on its own" : "one sender");
 	for (q = 0; q < nrxq; q++) {
 		struct rsw_worker *w = &rsw_ctl.workers[(p + q) % n_workers];
 
