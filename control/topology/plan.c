@@ -63,7 +63,8 @@ plan_tier(const char *tier, uint32_t count, uint32_t used, uint32_t radix, uint3
 
 static json_t *
 plan_link(const char *a, const char *a_port, const struct rsw_prefix *a_ip, const char *b,
-	  const char *b_port, const struct rsw_prefix *b_ip, const char *kind, bool *bad)
+	  const char *b_port, const struct rsw_prefix *b_ip, const char *kind, uint64_t bps,
+	  bool *bad)
 {
 	json_t *o = json_object();
 
@@ -74,6 +75,8 @@ plan_link(const char *a, const char *a_port, const struct rsw_prefix *a_ip, cons
 	rsw_cfg_json_set(o, "b_port", json_string(b_port), bad);
 	rsw_cfg_json_set(o, "b_ip", rsw_prefix_json(b_ip), bad);
 	rsw_cfg_json_set(o, "kind", json_string(kind), bad);
+	rsw_cfg_json_set(o, "speed_bps", bps != 0 ? json_integer((json_int_t)bps) : json_null(),
+			 bad);
 	return o;
 }
 
@@ -93,8 +96,8 @@ plan_switch(const struct rsw_cfg_topology *t, const char *name, const char *tier
 
 /* One leaf: its switch entry and its cables (servers first, then spines). */
 static void
-plan_leaf(const struct rsw_cfg_topology *t, uint32_t su, uint32_t rail, json_t *switches,
-	  json_t *links, bool *bad)
+plan_leaf(const struct rsw_cfg_topology *t, uint32_t su, uint32_t rail, const uint64_t bps[2],
+	  json_t *switches, json_t *links, bool *bad)
 {
 	char name[RSW_NAME_LEN], peer[RSW_NAME_LEN], port[RSW_NAME_LEN], pport[RSW_NAME_LEN];
 	bool one = rsw_topology_rail_switch(t);
@@ -124,7 +127,7 @@ plan_leaf(const struct rsw_cfg_topology *t, uint32_t su, uint32_t rail, json_t *
 				links,
 				plan_link(name, port, &gw,
 					  rsw_topology_server_name(u, s, peer, sizeof(peer)), pport,
-					  &host, "server", bad),
+					  &host, "server", bps[0], bad),
 				bad);
 		}
 	}
@@ -137,7 +140,7 @@ plan_leaf(const struct rsw_cfg_topology *t, uint32_t su, uint32_t rail, json_t *
 			links,
 			plan_link(name, port, &leaf,
 				  rsw_topology_spine_name(t, rail, sp, peer, sizeof(peer)), pport,
-				  &spine, "fabric", bad),
+				  &spine, "fabric", bps[1], bad),
 			bad);
 	}
 }
@@ -174,7 +177,7 @@ rsw_topology_plan_json(const struct rsw_config *cfg, struct rsw_topo_error *e)
 {
 	const struct rsw_cfg_topology *t = &cfg->topology;
 	json_t *o, *tiers, *switches, *links, *speeds;
-	uint64_t down_bps, up_bps, d, u;
+	uint64_t down_bps, up_bps, d, u, bps[2];
 	uint32_t su, rail, p;
 	bool bad = false;
 	double over;
@@ -182,6 +185,8 @@ rsw_topology_plan_json(const struct rsw_config *cfg, struct rsw_topo_error *e)
 	if (rsw_topology_check(t, false, e) < 0)
 		return NULL;
 	plan_speeds(cfg, &down_bps, &up_bps);
+	bps[0] = down_bps;
+	bps[1] = up_bps;
 	/* A side without a speed is taken as fast as the other; neither: equal speeds. */
 	d = down_bps != 0 ? down_bps : up_bps != 0 ? up_bps : 1;
 	u = up_bps != 0 ? up_bps : d;
@@ -235,7 +240,7 @@ rsw_topology_plan_json(const struct rsw_config *cfg, struct rsw_topo_error *e)
 
 	for (su = 0; su < (rsw_topology_rail_switch(t) ? 1 : t->sus); su++)
 		for (rail = 0; rail < t->rails; rail++)
-			plan_leaf(t, su, rail, switches, links, &bad);
+			plan_leaf(t, su, rail, bps, switches, links, &bad);
 	for (rail = 0; rail < (t->design == RSW_TOPO_RAIL_ONLY ? t->rails : 1); rail++)
 		for (p = 0; p < rsw_topology_spines_per_rail(t); p++)
 			plan_spine(t, rail, p, switches, &bad);
