@@ -132,8 +132,8 @@ print_bom(json_t *plan)
 	       jint2(bom, "optics", "server_leaf") + jint2(bom, "optics", "leaf_spine"),
 	       jint2(bom, "optics", "server_leaf"), jint2(bom, "optics", "leaf_spine"));
 	printf("  ports:    %" JSON_INTEGER_FORMAT " used, %" JSON_INTEGER_FORMAT
-	       " spare (leaves %" JSON_INTEGER_FORMAT " used %" JSON_INTEGER_FORMAT
-	       " spare, spines %" JSON_INTEGER_FORMAT " used %" JSON_INTEGER_FORMAT " spare)\n",
+	       " spare (leaves %" JSON_INTEGER_FORMAT "/%" JSON_INTEGER_FORMAT
+	       ", spines %" JSON_INTEGER_FORMAT "/%" JSON_INTEGER_FORMAT ")\n",
 	       jint(ports, "used"), jint(ports, "spare"), jint2(ports, "leaf", "used"),
 	       jint2(ports, "leaf", "spare"), jint2(ports, "spine", "used"),
 	       jint2(ports, "spine", "spare"));
@@ -142,18 +142,20 @@ print_bom(json_t *plan)
 	if (json_is_integer(json_object_get(head, "spine_ports_spare")))
 		printf(", %" JSON_INTEGER_FORMAT " on the fullest spine",
 		       jint(head, "spine_ports_spare"));
-	printf(": room for %" JSON_INTEGER_FORMAT " more SU%s, %" JSON_INTEGER_FORMAT
-	       " more servers per SU%s\n",
+	printf("\n            room for %" JSON_INTEGER_FORMAT " more SU%s%s, %" JSON_INTEGER_FORMAT
+	       " more servers per SU\n",
 	       jint(head, "more_sus"), jint(head, "more_sus") == 1 ? "" : "s",
-	       jint(head, "more_servers_per_su"),
-	       json_is_true(json_object_get(head, "full")) ? " (full: no room for another SU)"
-							   : "");
+	       json_is_true(json_object_get(head, "full")) ? " (full)" : "",
+	       jint(head, "more_servers_per_su"));
 	if (json_is_number(json_object_get(bom, "capacity_after_spine_loss")))
-		printf("  one spine down: %s of the leaf-spine capacity left; the worst-hit leaf "
-		       "keeps %s of its uplinks\n",
+		printf("  one spine down: %s of the leaf-spine capacity left\n"
+		       "            the worst-hit leaf keeps %s of its uplinks%s\n",
 		       percent(json_object_get(bom, "capacity_after_spine_loss"), pa, sizeof(pa)),
 		       percent(json_object_get(bom, "leaf_uplinks_after_spine_loss"), pb,
-			       sizeof(pb)));
+			       sizeof(pb)),
+		       json_number_value(json_object_get(bom, "leaf_uplinks_after_spine_loss")) == 0
+			       ? " (its rail's leaves lose each other)"
+			       : "");
 	else
 		printf("  one spine down: no spine tier\n");
 }
