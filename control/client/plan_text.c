@@ -127,7 +127,7 @@ print_bom(json_t *plan)
 									       : "leaf-spine",
 		       sp[0] ? " at " : " (speed not given)", sp);
 	}
-	printf("  optics:   %" JSON_INTEGER_FORMAT " if every cable is optical (one per cable "
+	printf("  optics:   %" JSON_INTEGER_FORMAT " (one per cable "
 	       "end: %" JSON_INTEGER_FORMAT " server-leaf, %" JSON_INTEGER_FORMAT " leaf-spine)\n",
 	       jint2(bom, "optics", "server_leaf") + jint2(bom, "optics", "leaf_spine"),
 	       jint2(bom, "optics", "server_leaf"), jint2(bom, "optics", "leaf_spine"));
