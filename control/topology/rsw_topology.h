@@ -40,8 +40,9 @@ struct rsw_topo_error {
 /* One port of this switch as the topology sees it. */
 struct rsw_topo_port {
 	enum rsw_port_role role;      /* copied from the port; NONE: not part of the fabric */
-	int32_t index;                /* leaf downlink: server; leaf uplink: spine (within the
-				     * rail for rail-only); spine downlink: leaf L; -1: none */
+	int32_t index;                /* leaf downlink: server (a rail switch: su x servers +
+				     * server); leaf uplink: p; spine downlink: leaf L
+				     * (rail-only: leaf uplink k of the spine); -1: none */
 	bool explicit_ipv4;           /* the port's own ipv4 was kept (it wins) */
 	struct rsw_prefix ipv4;       /* the address the port ends up with (if has_ipv4) */
 	bool has_ipv4;                /* false only for a port without a role and without ipv4 */
@@ -213,9 +214,11 @@ json_t *rsw_topology_cmd_show(int argc, char **argv, void *ctx);
 
 /**
  * The plan of the whole fabric (`railctl plan`): {"design", ..., "tiers":[{"tier","count",
- * "ports_used","radix","oversubscription"}], "switches":[...], "links":[{"a","a_port","a_ip",
- * "b","b_port","b_ip","kind"}]}. cfg->topology must be present and checked; cfg's ports (if
- * any) give port speeds and `this`.
+ * "ports_used","radix","oversubscription"}], "bom":{...} (bom.c: switches, cables, optics,
+ * ports used and spare, headroom, capacity after a spine fails), "switches":[{"name","tier",
+ * "ports_used","ports_spare",...}], "links":[{"a","a_port","a_ip","b","b_port","b_ip","kind",
+ * "speed_bps"}]}. cfg->topology must be present and checked; cfg's ports (if any) give port
+ * speeds and `this`.
  *
  * @return a new object, or NULL with e filled (no topology) or on allocation failure.
  */
