@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * Step 3 of the packet path (DESIGN.md §3, §6): the traffic class of a frame
+ * Step 3 of the packet path (docs/architecture.md, docs/congestion.md): the traffic class of a frame
  * (DSCP or PCP map, CNPs to qos.cnp.tc) and CNP coalescing (classify.c).
  */
 
