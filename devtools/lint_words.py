@@ -8,12 +8,13 @@ refers to files outside the repository (the design notes it was built from), to 
 logs (a "session", an "issue" by number), to branches, to paths of a development
 machine or to internal source ids. Every Markdown file is read whole; in C files only
 comments, in Python files comments and string literals, in shell, meson and YAML files
-the text after '#'. Prints FILE:LINE: what, and the line; exits 1 on any.
+the text after '#'; a page of docs/ a comment names must exist. Prints FILE:LINE: what, and the line; exits 1 on any.
 
 Usage: lint_words.py FILE...
 """
 
 import io
+import os
 import re
 import sys
 import tokenize
@@ -22,6 +23,8 @@ WORDS = r"(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)"
 SESSION = "a work session: say what is, not when it was done"
 # In Markdown only: code talks of a protocol's "second session" (FPM, BGP) in its messages.
 MD_RULES = [(re.compile(r"\b" + WORDS + r"\s+session\b", re.I), SESSION)]
+# A comment that points to a page of docs/ names one that exists (run from the top).
+DOCS_PAGE = re.compile(r"(?<![\w/.-])docs/[\w/.-]+?\.md\b")
 RULES = [
     (re.compile(r"\b(?:DESIGN|CLI|CONFIG|PROTOCOLS|ROUTING|LINK|EXPERIMENTS|STYLE|ARCHITECTURE)\.md\b"),
      "a file outside the repository: point to the page under docs/"),
@@ -95,6 +98,10 @@ def main(files):
         seen = set()
         rules = RULES + (MD_RULES if path.endswith(".md") else [])
         for n, part in parts(path, text):
+            for page in ([] if path.endswith(".md") else DOCS_PAGE.findall(part)):
+                if not os.path.exists(page):
+                    print(f"{path}:{n}: {page} does not exist: {lines[n - 1].strip()[:160]}")
+                    bad += 1
             for rx, what in rules:
                 if rx.search(part) and (n, what) not in seen:
                     seen.add((n, what))

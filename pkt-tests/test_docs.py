@@ -240,7 +240,7 @@ def test_checker_finds_broken_links(tmp_path, monkeypatch):
                                "`[code](nope.md)`\n\n```\n[fenced](nope.md)\n```\n")
     (docs / "b.md").write_text("# B\n\n## B two\n")
     monkeypatch.setattr(__import__(__name__), "REPO", str(tmp_path))
-    bad = broken_links("docs/a.md")
+    bad = broken_links(os.path.join("docs", "a.md"))
     assert len(bad) == 3, bad
     assert "nope.md" in bad[0] and "#nothing" in bad[1] and "absolute" in bad[2]
 
