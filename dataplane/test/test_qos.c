@@ -197,7 +197,8 @@ test_pfc_pause_ticks(void **state)
 	assert_int_equal(rsw_pfc_pause_ticks(65535, 10000000, TSC_HZ), 3355392000ull);
 	assert_int_equal(rsw_pfc_pause_ticks(65535, 10000000000ull, TSC_HZ), 3355392);
 	assert_int_equal(rsw_pfc_pause_ticks(65535, 100000000000ull, TSC_HZ), 335539);
-	/* 400G at a 4 GHz TSC: 83.8848 µs (IEEE 802.1Qbb: a quantum is 512 bit times); no overflow at the extremes. */
+	/* 400G at a 4 GHz TSC: 83.8848 µs (802.1Qbb: a quantum is 512 bit times); no overflow at
+	 * the extremes. */
 	assert_int_equal(rsw_pfc_pause_ticks(65535, 400000000000ull, 4000000000ull), 335539);
 	assert_int_equal(rsw_pfc_pause_ticks(65535, 1000000, 4000000000ull), 134215680000ull);
 	/* Quanta 0 is no pause; an unknown speed gives none either. */
