@@ -246,3 +246,50 @@ def test_usage(build, args):
     r = railctl(build, "plan", example("fabric-lab.yaml"), *args)
     assert r.returncode == 2, (args, r.stdout)
     assert "usage: plan FILE" in r.stderr
+
+
+@pytest.mark.parametrize("topo,n", [
+    # A rail of one switch (spines: 0): leaf-r0, leaf-r1 with 2 SUs x 4 servers each.
+    ("{ design: rail-only, sus: 2, servers_per_su: 4, rails: 2, spines: 0, radix: 16 }", 2),
+    # Rail-only with parallel links: 3 SUs x 2 uplinks on one spine per rail.
+    ("{ design: rail-only, sus: 3, servers_per_su: 2, rails: 2, spines: 2, radix: 8 }", 8),
+])
+def test_configs_rail_only(build, tmp, topo, n):
+    """Steps: `--configs DIR` of a topology-only rail-only file; fill; --check.
+    Verify: n files, each passing --check; the spine's ports carry both parallel
+    links of a leaf (`to leaf-su0-r0:up0`, `up1`).
+    """
+    path = os.path.join(tmp, "t.yaml")
+    with open(path, "w") as f:
+        f.write(f"topology: {topo}\n")
+    out = os.path.join(tmp, "cfg")
+    r = railctl(build, "plan", path, "--configs", out)
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    assert len(os.listdir(out)) == n
+    for name in os.listdir(out):
+        filled = os.path.join(tmp, "filled.yaml")
+        with open(filled, "w") as f:
+            f.write(fill(open(os.path.join(out, name)).read(), "rswo"))
+        r = railsw.run([os.path.join(build, "control", "railsw"), "-c", filled, "--check"],
+                       timeout=20, check=False)
+        assert r.returncode == 0, (name, r.stdout, r.stderr)
+    if n == 8:
+        text = open(os.path.join(out, "spine-r1-0.yaml")).read()
+        assert "# to leaf-su0-r1:up0" in text and "# to leaf-su0-r1:up1" in text
+        assert "this: { rail: 1, spine: 0 }" in text
+    else:
+        assert "this: { rail: 1 }" in open(os.path.join(out, "leaf-r1.yaml")).read()
+
+
+def test_configs_too_many_ports(build, tmp):
+    """Steps: `--configs DIR` of a fabric whose leaves use 40 ports.
+    Verify: exit 0, every file written, and a warning that railsw takes 32 ports.
+    """
+    path = os.path.join(tmp, "t.yaml")
+    with open(path, "w") as f:
+        f.write("topology: { sus: 8, servers_per_su: 32, rails: 8, spines: 8, radix: 64 }\n")
+    out = os.path.join(tmp, "cfg")
+    r = railctl(build, "plan", path, "--configs", out)
+    assert r.returncode == 0, r.stderr
+    assert len(os.listdir(out)) == 72
+    assert "72 of the switches use more than 32 ports" in r.stderr

@@ -18,6 +18,7 @@
 
 #include "railctl_plan.h"
 #include "railctl_priv.h"
+#include "rsw_config.h"
 
 /* The placeholder every devargs starts with; docs/topology.md says how to fill it in. */
 #define DEVARGS_TODO "FILL-IN"
@@ -201,7 +202,7 @@ write_frr(json_t *plan, const char *name, const char *dir)
 int
 railctl_plan_configs(json_t *plan, const char *file, const char *dir, bool bgp)
 {
-	size_t i, n = 0;
+	size_t i, n = 0, big = 0;
 	json_t *sw;
 
 	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
@@ -214,7 +215,12 @@ railctl_plan_configs(json_t *plan, const char *file, const char *dir, bool bgp)
 		    (bgp && write_frr(plan, railctl_plan_str(sw, "name"), dir) < 0))
 			return EXIT_REPLY_ERROR;
 		n++;
+		big += json_integer_value(json_object_get(sw, "ports_used")) > RSW_MAX_PORTS;
 	}
 	printf("%zu switch configurations%s in %s\n", n, bgp ? " and FRR configurations" : "", dir);
+	if (big > 0)
+		railctl_warn("plan: %zu of the switches use more than %d ports, more than railsw "
+			     "takes: railsw --check refuses their files",
+			     big, RSW_MAX_PORTS);
 	return EXIT_OK;
 }
