@@ -158,7 +158,7 @@ def test_containerlab_schema(build):
     """Steps: `railctl plan config/fabric-2su-leaf.yaml --containerlab --image X`;
     validate against containerlab's schema (schemas/clab.schema.json).
     Verify: valid; one node per switch and server named as in the plan, switches on
-    image X; one link per cable, endpoints node:interface as the plan's cables (the
+    image X, servers with their addresses and routes; one link per cable, endpoints node:interface as the plan's cables (the
     schema's own endpoint pattern, which its draft-07 validator does not apply, is
     checked here); a bad node name fails the same validation.
     """
@@ -182,6 +182,11 @@ def test_containerlab_schema(build):
     for ln in doc["topology"]["links"]:
         for pat, ep in zip(pats, ln["endpoints"]):
             assert re.match(pat, ep), ep
+    # A server's NICs, the subnet of its rail's other leaf, the rest of 10/8 via nic0.
+    assert nodes["server-su1-3"]["exec"][:3] == [
+        "ip addr add 10.1.0.4/24 dev nic0", "ip route add 10.0.0.0/24 via 10.1.0.254 dev nic0",
+        "ip route add 10.0.0.0/8 via 10.1.0.254 dev nic0"]
+    assert "ip route add 10.0.3.0/24 via 10.1.3.254 dev nic3" in nodes["server-su1-3"]["exec"]
     nodes["-bad name"] = nodes.pop("spine-0")
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(doc, schema)

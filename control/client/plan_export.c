@@ -161,35 +161,112 @@ yq(const char *s)
 	putchar('"');
 }
 
-/* A server's node: its NICs' addresses and a route to the rest of gpu_prefix per NIC's
- * rail (the gateway of each NIC's leaf), as commands run at start. */
+/* "10.1.2.254/24" -> "10.1.2.0/24" (a leaf's gateway to its subnet); "" when not IPv4. */
 static void
-clab_server(json_t *plan, const char *name)
+subnet_of(const char *gw, char *buf, size_t len)
 {
-	json_t *l;
+	unsigned int a, b, c, d, plen;
+
+	if (sscanf(gw, "%u.%u.%u.%u/%u", &a, &b, &c, &d, &plen) != 5 || plen != 24)
+		snprintf(buf, len, "%s", "");
+	else
+		snprintf(buf, len, "%u.%u.%u.0/24", a, b, c);
+}
+
+/* The servers' subnets of each rail: {"<rail>": ["10.0.1.0/24", ...]}, in plan order. */
+static json_t *
+rail_subnets(json_t *plan)
+{
+	json_t *rail_of = json_object(), *out = json_object(), *seen = json_object(), *o, *l;
+	char net[64], key[32];
 	size_t i;
+
+	json_array_foreach(json_object_get(plan, "switches"), i,
+			   o) if (strcmp(railctl_plan_str(o, "tier"), "leaf") == 0)
+		json_object_set(rail_of, railctl_plan_str(o, "name"), json_object_get(o, "rail"));
+	json_array_foreach(json_object_get(plan, "links"), i, l)
+	{
+		json_t *r = json_object_get(rail_of, railctl_plan_str(l, "a")), *arr;
+
+		subnet_of(railctl_plan_str(l, "a_ip"), net, sizeof(net));
+		if (strcmp(railctl_plan_str(l, "kind"), "server") != 0 || r == NULL || !net[0] ||
+		    json_object_get(seen, net) != NULL)
+			continue;
+		json_object_set_new(seen, net, json_true());
+		snprintf(key, sizeof(key), "%" JSON_INTEGER_FORMAT, json_integer_value(r));
+		arr = json_object_get(out, key);
+		if (arr == NULL) {
+			arr = json_array();
+			json_object_set_new(out, key, arr);
+		}
+		json_array_append_new(arr, json_string(net));
+	}
+	json_decref(seen);
+	json_object_set_new(out, "", rail_of); /* the leaves' rails, for the servers */
+	return out;
+}
+
+static void
+clab_exec(const char *cmd)
+{
+	printf("        - ");
+	yq(cmd);
+	printf("\n");
+}
+
+/*
+ * A server's node, configured at start: its NICs' addresses; through each NIC's leaf, the
+ * subnets of the other leaves of that NIC's rail (rail-aligned traffic stays on its rail,
+ * and on rail-only that is the only way); rail-optimized, the rest of gpu_prefix through
+ * the first NIC's leaf.
+ */
+static void
+clab_server(json_t *plan, json_t *rails, const char *name)
+{
+	json_t *rail_of = json_object_get(rails, ""), *l, *net;
+	bool first = true;
+	char cmd[256], gw[64], key[32], own[64];
+	size_t i, j;
 
 	printf("    ");
 	yq(name);
 	printf(":\n      kind: linux\n      image: alpine:3\n      exec:\n");
 	json_array_foreach(json_object_get(plan, "links"), i, l)
 	{
-		char cmd[256];
-
 		if (strcmp(railctl_plan_str(l, "b"), name) != 0)
 			continue;
 		snprintf(cmd, sizeof(cmd), "ip addr add %s dev %s", railctl_plan_str(l, "b_ip"),
 			 railctl_plan_str(l, "b_port"));
-		printf("        - ");
-		yq(cmd);
-		printf("\n");
+		clab_exec(cmd);
+		snprintf(gw, sizeof(gw), "%s", railctl_plan_str(l, "a_ip"));
+		gw[strcspn(gw, "/")] = '\0';
+		snprintf(key, sizeof(key), "%" JSON_INTEGER_FORMAT,
+			 json_integer_value(json_object_get(rail_of, railctl_plan_str(l, "a"))));
+		subnet_of(railctl_plan_str(l, "a_ip"), own, sizeof(own));
+		json_array_foreach(json_object_get(rails, key), j, net)
+		{
+			char route[256];
+
+			if (strcmp(json_string_value(net), own) == 0)
+				continue;
+			snprintf(route, sizeof(route), "ip route add %s via %s dev %s",
+				 json_string_value(net), gw, railctl_plan_str(l, "b_port"));
+			clab_exec(route);
+		}
+		if (first && strcmp(railctl_plan_str(plan, "design"), "rail-optimized") == 0) {
+			snprintf(cmd, sizeof(cmd), "ip route add %s via %s dev %s",
+				 railctl_plan_str(plan, "gpu_prefix"), gw,
+				 railctl_plan_str(l, "b_port"));
+			clab_exec(cmd);
+		}
+		first = false;
 	}
 }
 
 void
 railctl_plan_containerlab(json_t *plan, const char *name, const char *image)
 {
-	json_t *sw, *srv, *l;
+	json_t *sw, *srv, *rails, *l;
 	size_t i;
 
 	printf("# containerlab topology of a %s fabric (railctl plan --containerlab): a node per\n"
@@ -209,7 +286,9 @@ railctl_plan_containerlab(json_t *plan, const char *name, const char *image)
 		printf("\n");
 	}
 	srv = servers(plan);
-	json_array_foreach(srv, i, sw) clab_server(plan, json_string_value(sw));
+	rails = rail_subnets(plan);
+	json_array_foreach(srv, i, sw) clab_server(plan, rails, json_string_value(sw));
+	json_decref(rails);
 	json_decref(srv);
 	printf("  links:\n");
 	json_array_foreach(json_object_get(plan, "links"), i, l)
