@@ -261,11 +261,16 @@ main(int argc, char **argv)
 		return 2;
 	}
 
+	/* The devargs checks that need no device, at --check as at start-up (docs/config.md). */
+	rsw_ports_check_drivers(!has_arg(eal_argc, argv, "-d"));
+	rsw_config_register_check(rsw_ports_check_config);
 	cfg = rsw_config_load(cfg_path, err, sizeof(err));
 	if (cfg == NULL) {
 		fprintf(stderr, "%s\n", err);
 		return 1;
 	}
+	if (err[0] != '\0') /* warnings */
+		fprintf(stderr, "%s\n", err);
 	if (check) {
 		printf("%s: configuration OK (%u ports, %u routes, %u neighbors)\n", cfg_path,
 		       cfg->n_ports, cfg->n_routes, cfg->n_neighbors);

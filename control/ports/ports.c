@@ -13,7 +13,6 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <libgen.h>
 #include <linux/ethtool.h>
 #include <linux/sockios.h>
 #include <net/if.h>
@@ -22,7 +21,6 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <rte_ethdev.h>
@@ -98,6 +96,7 @@ static const struct rsw_port_kind port_kinds[] = {
 			  "tests and replay, not performance",
 		.queues = RSW_PORT_Q_FIXED,
 		.mac_ctrl = true,
+		.no_peer = true,
 	},
 	{
 		.name = "net_null",
@@ -109,6 +108,7 @@ static const struct rsw_port_kind port_kinds[] = {
 			  "discards: a sink for benchmarks",
 		.queues = RSW_PORT_Q_ONE,
 		.mac_ctrl = false,
+		.no_peer = true,
 	},
 	{
 		.name = "net_ring",
@@ -258,23 +258,6 @@ precheck_af_xdp(const struct rsw_cfg_port *cp, char *err, size_t errlen)
 	return 0;
 }
 
-static int
-precheck_socket_dir(const struct rsw_cfg_port *cp, const char *key, char *err, size_t errlen)
-{
-	char path[RSW_DEVARGS_LEN], *dir;
-	struct stat st;
-
-	if (!rsw_devargs_value(cp->devargs, key, path, sizeof(path)))
-		return 0;
-	dir = dirname(path);
-	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-		snprintf(err, errlen, "port %s: directory '%s' of %s= does not exist", cp->name,
-			 dir, key);
-		return -ENOENT;
-	}
-	return 0;
-}
-
 int
 rsw_ports_precheck(const struct rsw_config *cfg, char *err, size_t errlen)
 {
@@ -288,10 +271,6 @@ rsw_ports_precheck(const struct rsw_config *cfg, char *err, size_t errlen)
 			continue;
 		if (strcmp(k->name, "net_af_xdp") == 0)
 			ret = precheck_af_xdp(&cfg->ports[p], err, errlen);
-		else if (strcmp(k->name, "net_vhost") == 0)
-			ret = precheck_socket_dir(&cfg->ports[p], "iface", err, errlen);
-		else if (strcmp(k->name, "net_memif") == 0)
-			ret = precheck_socket_dir(&cfg->ports[p], "socket", err, errlen);
 	}
 	return ret;
 }

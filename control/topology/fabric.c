@@ -184,121 +184,174 @@ rsw_topology_server_name(uint32_t su, uint32_t server, char *buf, size_t len)
 	return buf;
 }
 
+/* Append one error to errs (those past RSW_TOPO_MAX_ERRS are counted, not kept). */
+static int __attribute__((format(printf, 3, 4)))
+add_err(struct rsw_topo_errors *errs, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (errs->n < RSW_TOPO_MAX_ERRS) {
+		errs->e[errs->n].line = line;
+		va_start(ap, fmt);
+		vsnprintf(errs->e[errs->n].msg, sizeof(errs->e[errs->n].msg), fmt, ap);
+		va_end(ap);
+	}
+	errs->n++;
+	return -EINVAL;
+}
+
 static int
-check_count(const struct rsw_cfg_topology *t, struct rsw_topo_error *e, enum rsw_topo_key k,
+check_count(const struct rsw_cfg_topology *t, struct rsw_topo_errors *errs, enum rsw_topo_key k,
 	    const char *name, uint32_t v, uint32_t max)
 {
 	if (v < 1 || v > max)
-		return topo_terr(e, topo_kline(t, k), "'%s' must be between 1 and %u (got %u)",
-				 name, max, v);
+		return add_err(errs, topo_kline(t, k), "'%s' must be between 1 and %u (got %u)",
+			       name, max, v);
 	return 0;
+}
+
+/* The spine tier within the radix. */
+static void
+check_spine_radix(const struct rsw_cfg_topology *t, struct rsw_topo_errors *errs)
+{
+	if (rsw_topology_spine_ports(t) <= t->radix)
+		return;
+	if (t->design == RSW_TOPO_RAIL_ONLY)
+		add_err(errs, topo_kline(t, RSW_TK_RADIX),
+			"spine 0 needs %u ports: radix is %u (one downlink per leaf of "
+			"its rail: %u SUs)",
+			rsw_topology_spine_ports(t), t->radix, t->sus);
+	else
+		add_err(errs, topo_kline(t, RSW_TK_RADIX),
+			"spine 0 needs %u ports: radix is %u (one downlink per leaf: %u SUs x %u "
+			"rails)",
+			rsw_topology_spine_ports(t), t->radix, t->sus, t->rails);
+}
+
+/* this: inside the fabric (the counts are valid). */
+static void
+check_this(const struct rsw_cfg_topology *t, struct rsw_topo_errors *errs)
+{
+	if (!t->this_spine && t->this_su >= t->sus)
+		add_err(errs, topo_kline(t, RSW_TK_THIS),
+			"'this' is outside the fabric: su %u, but there are %u SUs (0..%u)",
+			t->this_su, t->sus, t->sus - 1);
+	if ((!t->this_spine || t->design == RSW_TOPO_RAIL_ONLY) && t->this_rail >= t->rails)
+		add_err(errs, topo_kline(t, RSW_TK_THIS),
+			"'this' is outside the fabric: rail %u, but there are %u rails (0..%u)",
+			t->this_rail, t->rails, t->rails - 1);
+	if (t->this_spine && t->this_spine_idx >= t->spines)
+		add_err(errs, topo_kline(t, RSW_TK_THIS),
+			"'this' is outside the fabric: spine %u, but there are %u spines%s (0..%u)",
+			t->this_spine_idx, t->spines,
+			t->design == RSW_TOPO_RAIL_ONLY ? " per rail" : "", t->spines - 1);
+}
+
+/*
+ * Every independent error of t, in the order the checks run; a check whose input had an
+ * error is left out (the counts feed the sizes, the radix and this), so that one mistake
+ * gives one message.
+ */
+int
+rsw_topology_check_all(const struct rsw_cfg_topology *t, bool need_this,
+		       struct rsw_topo_errors *errs)
+{
+	char a[PREFIX_STR_LEN], b[PREFIX_STR_LEN];
+	uint64_t need, room, leaves = (uint64_t)t->sus * t->rails;
+	bool counts_ok, gpu_ok = false, fabric_ok = false, leaves_ok = false;
+	uint32_t first, len;
+	int n;
+
+	errs->n = 0;
+	if (!t->present)
+		return add_err(errs, 0, "no topology in the configuration");
+	n = errs->n;
+	check_count(t, errs, RSW_TK_SUS, "sus", t->sus, RSW_TOPO_MAX_SUS);
+	check_count(t, errs, RSW_TK_SERVERS, "servers_per_su", t->servers_per_su,
+		    RSW_TOPO_MAX_SERVERS);
+	check_count(t, errs, RSW_TK_RAILS, "rails", t->rails, RSW_TOPO_MAX_RAILS);
+	check_count(t, errs, RSW_TK_SPINES, "spines", t->spines, RSW_TOPO_MAX_SPINES);
+	check_count(t, errs, RSW_TK_RADIX, "radix", t->radix, RSW_TOPO_MAX_RADIX);
+	counts_ok = errs->n == n;
+	if (counts_ok && t->design == RSW_TOPO_RAIL_OPTIMIZED && leaves > RSW_TOPO_LEAF_SLOTS)
+		add_err(errs, topo_kline(t, RSW_TK_RAILS),
+			"%u SUs x %u rails = %llu leaves: the link plan has room for at most %d "
+			"leaves per spine",
+			t->sus, t->rails, (unsigned long long)leaves, RSW_TOPO_LEAF_SLOTS);
+	else
+		leaves_ok = counts_ok;
+
+	/* gpu_prefix: hosts are <a>.<su>.<rail>.<server+1>. */
+	first = t->gpu_prefix.ip.addr[0];
+	if (t->gpu_prefix.ip.family != RSW_AF_INET || t->gpu_prefix.len != 8)
+		add_err(errs, topo_kline(t, RSW_TK_GPU_PREFIX),
+			"'gpu_prefix' must be a /8 (got %s): hosts are <a>.<su>.<rail>.<server+1>",
+			rsw_prefix_str(&t->gpu_prefix, a, sizeof(a)));
+	else if (first == 0 || first == 127 || first >= 224)
+		add_err(errs, topo_kline(t, RSW_TK_GPU_PREFIX),
+			"'gpu_prefix' must be a unicast /8 (got %s)",
+			rsw_prefix_str(&t->gpu_prefix, a, sizeof(a)));
+	else
+		gpu_ok = true;
+
+	/* fabric_prefix: one /31 per leaf-spine link, at the offsets of link_offset. */
+	if (t->fabric_prefix.ip.family != RSW_AF_INET || t->fabric_prefix.len > 31)
+		add_err(errs, topo_kline(t, RSW_TK_FABRIC_PREFIX),
+			"'fabric_prefix' must be an IPv4 prefix of /31 or shorter (got %s)",
+			rsw_prefix_str(&t->fabric_prefix, a, sizeof(a)));
+	else
+		fabric_ok = true;
+	if (fabric_ok && leaves_ok) {
+		if (t->design == RSW_TOPO_RAIL_ONLY)
+			need = 2 * (((uint64_t)t->rails * t->spines - 1) * RSW_TOPO_LEAF_SLOTS +
+				    t->sus - 1) +
+			       2;
+		else
+			need = 2 * (((uint64_t)t->spines - 1) * RSW_TOPO_LEAF_SLOTS + leaves - 1) +
+			       2;
+		room = 1ull << (32 - t->fabric_prefix.len);
+		if (need > room) {
+			for (len = 31; len > 0 && (1ull << (32 - len)) < need; len--)
+				;
+			add_err(errs, topo_kline(t, RSW_TK_FABRIC_PREFIX),
+				"'fabric_prefix' %s is too small: the leaf-spine links need %llu "
+				"addresses (a /%u or larger)",
+				rsw_prefix_str(&t->fabric_prefix, a, sizeof(a)),
+				(unsigned long long)need, len);
+		}
+	}
+	if (gpu_ok && fabric_ok && topo_overlap4(&t->gpu_prefix, &t->fabric_prefix))
+		add_err(errs, topo_kline(t, RSW_TK_FABRIC_PREFIX),
+			"'fabric_prefix' %s overlaps 'gpu_prefix' %s",
+			rsw_prefix_str(&t->fabric_prefix, a, sizeof(a)),
+			rsw_prefix_str(&t->gpu_prefix, b, sizeof(b)));
+
+	/* Every tier within the radix. */
+	if (counts_ok && rsw_topology_leaf_ports(t) > t->radix)
+		add_err(errs, topo_kline(t, RSW_TK_RADIX),
+			"leaf 0 needs %u ports: radix is %u (%u server downlinks + %u spine "
+			"uplinks)",
+			rsw_topology_leaf_ports(t), t->radix, t->servers_per_su, t->spines);
+	else if (counts_ok)
+		check_spine_radix(t, errs);
+
+	if (!t->has_this) {
+		if (need_this)
+			add_err(errs, t->line, "missing required key 'this' in 'topology'");
+	} else if (counts_ok) {
+		check_this(t, errs);
+	}
+	return errs->n > 0 ? -EINVAL : 0;
 }
 
 int
 rsw_topology_check(const struct rsw_cfg_topology *t, bool need_this, struct rsw_topo_error *e)
 {
-	char a[PREFIX_STR_LEN], b[PREFIX_STR_LEN];
-	uint64_t need, room, leaves = (uint64_t)t->sus * t->rails;
-	uint32_t first, len;
+	struct rsw_topo_errors errs;
 
-	if (!t->present)
-		return topo_terr(e, 0, "no topology in the configuration");
-	if (check_count(t, e, RSW_TK_SUS, "sus", t->sus, RSW_TOPO_MAX_SUS) < 0 ||
-	    check_count(t, e, RSW_TK_SERVERS, "servers_per_su", t->servers_per_su,
-			RSW_TOPO_MAX_SERVERS) < 0 ||
-	    check_count(t, e, RSW_TK_RAILS, "rails", t->rails, RSW_TOPO_MAX_RAILS) < 0 ||
-	    check_count(t, e, RSW_TK_SPINES, "spines", t->spines, RSW_TOPO_MAX_SPINES) < 0 ||
-	    check_count(t, e, RSW_TK_RADIX, "radix", t->radix, RSW_TOPO_MAX_RADIX) < 0)
-		return -EINVAL;
-	if (t->design == RSW_TOPO_RAIL_OPTIMIZED && leaves > RSW_TOPO_LEAF_SLOTS)
-		return topo_terr(
-			e, topo_kline(t, RSW_TK_RAILS),
-			"%u SUs x %u rails = %llu leaves: the link plan has room for at most %d "
-			"leaves per spine",
-			t->sus, t->rails, (unsigned long long)leaves, RSW_TOPO_LEAF_SLOTS);
-
-	/* gpu_prefix: hosts are <a>.<su>.<rail>.<server+1>. */
-	first = t->gpu_prefix.ip.addr[0];
-	if (t->gpu_prefix.ip.family != RSW_AF_INET || t->gpu_prefix.len != 8)
-		return topo_terr(
-			e, topo_kline(t, RSW_TK_GPU_PREFIX),
-			"'gpu_prefix' must be a /8 (got %s): hosts are <a>.<su>.<rail>.<server+1>",
-			rsw_prefix_str(&t->gpu_prefix, a, sizeof(a)));
-	if (first == 0 || first == 127 || first >= 224)
-		return topo_terr(e, topo_kline(t, RSW_TK_GPU_PREFIX),
-				 "'gpu_prefix' must be a unicast /8 (got %s)",
-				 rsw_prefix_str(&t->gpu_prefix, a, sizeof(a)));
-
-	/* fabric_prefix: one /31 per leaf-spine link, at the offsets of link_offset. */
-	if (t->fabric_prefix.ip.family != RSW_AF_INET || t->fabric_prefix.len > 31)
-		return topo_terr(
-			e, topo_kline(t, RSW_TK_FABRIC_PREFIX),
-			"'fabric_prefix' must be an IPv4 prefix of /31 or shorter (got %s)",
-			rsw_prefix_str(&t->fabric_prefix, a, sizeof(a)));
-	if (t->design == RSW_TOPO_RAIL_ONLY)
-		need = 2 * (((uint64_t)t->rails * t->spines - 1) * RSW_TOPO_LEAF_SLOTS + t->sus -
-			    1) +
-		       2;
-	else
-		need = 2 * (((uint64_t)t->spines - 1) * RSW_TOPO_LEAF_SLOTS + leaves - 1) + 2;
-	room = 1ull << (32 - t->fabric_prefix.len);
-	if (need > room) {
-		for (len = 31; len > 0 && (1ull << (32 - len)) < need; len--)
-			;
-		return topo_terr(e, topo_kline(t, RSW_TK_FABRIC_PREFIX),
-				 "'fabric_prefix' %s is too small: the leaf-spine links need %llu "
-				 "addresses (a /%u or larger)",
-				 rsw_prefix_str(&t->fabric_prefix, a, sizeof(a)),
-				 (unsigned long long)need, len);
-	}
-	if (topo_overlap4(&t->gpu_prefix, &t->fabric_prefix))
-		return topo_terr(e, topo_kline(t, RSW_TK_FABRIC_PREFIX),
-				 "'fabric_prefix' %s overlaps 'gpu_prefix' %s",
-				 rsw_prefix_str(&t->fabric_prefix, a, sizeof(a)),
-				 rsw_prefix_str(&t->gpu_prefix, b, sizeof(b)));
-
-	/* Every tier within the radix. */
-	if (rsw_topology_leaf_ports(t) > t->radix)
-		return topo_terr(
-			e, topo_kline(t, RSW_TK_RADIX),
-			"leaf 0 needs %u ports: radix is %u (%u server downlinks + %u spine "
-			"uplinks)",
-			rsw_topology_leaf_ports(t), t->radix, t->servers_per_su, t->spines);
-	if (rsw_topology_spine_ports(t) > t->radix) {
-		if (t->design == RSW_TOPO_RAIL_ONLY)
-			return topo_terr(
-				e, topo_kline(t, RSW_TK_RADIX),
-				"spine 0 needs %u ports: radix is %u (one downlink per leaf of "
-				"its rail: %u SUs)",
-				rsw_topology_spine_ports(t), t->radix, t->sus);
-		return topo_terr(
-			e, topo_kline(t, RSW_TK_RADIX),
-			"spine 0 needs %u ports: radix is %u (one downlink per leaf: %u SUs x %u "
-			"rails)",
-			rsw_topology_spine_ports(t), t->radix, t->sus, t->rails);
-	}
-
-	/* this: inside the fabric. */
-	if (!t->has_this) {
-		if (need_this)
-			return topo_terr(e, t->line, "missing required key 'this' in 'topology'");
+	if (rsw_topology_check_all(t, need_this, &errs) == 0)
 		return 0;
-	}
-	if (!t->this_spine && t->this_su >= t->sus)
-		return topo_terr(
-			e, topo_kline(t, RSW_TK_THIS),
-			"'this' is outside the fabric: su %u, but there are %u SUs (0..%u)",
-			t->this_su, t->sus, t->sus - 1);
-	if ((!t->this_spine || t->design == RSW_TOPO_RAIL_ONLY) && t->this_rail >= t->rails)
-		return topo_terr(
-			e, topo_kline(t, RSW_TK_THIS),
-			"'this' is outside the fabric: rail %u, but there are %u rails (0..%u)",
-			t->this_rail, t->rails, t->rails - 1);
-	if (t->this_spine && t->this_spine_idx >= t->spines)
-		return topo_terr(
-			e, topo_kline(t, RSW_TK_THIS),
-			"'this' is outside the fabric: spine %u, but there are %u spines%s (0..%u)",
-			t->this_spine_idx, t->spines,
-			t->design == RSW_TOPO_RAIL_ONLY ? " per rail" : "", t->spines - 1);
-	return 0;
+	if (e != NULL)
+		*e = errs.e[0];
+	return -EINVAL;
 }
