@@ -100,6 +100,24 @@ BAD = [
      r"unknown load-balance mode"),
     ("topology_zero_rails", GOOD + "topology:\n  sus: 2\n  servers_per_su: 4\n  rails: 0\n"
      "  spines: 2\n  this: {{ su: 0, rail: 0 }}\n", "rails: 0", r"'rails' must be between 1"),
+    # The devargs checks that need no device, the same at --check as at start-up.
+    ("unknown_driver", GOOD.replace("net_tap1,iface={tap}1", "net_bogus1"), "net_bogus1",
+     r"'devargs' 'net_bogus1': this DPDK has no driver of that name"),
+    ("bad_pci_address", GOOD.replace("net_tap1,iface={tap}1", "0000:3b:00.8"), "0000:3b:00.8",
+     r"'devargs' '0000:3b:00.8' is not a PCI address"),
+    ("duplicate_tap_iface", GOOD.replace("net_tap1,iface={tap}1", "net_tap1,iface={tap}0"),
+     "net_tap1", r"duplicate TAP interface '.*0' \(port 'p0' has it\)"),
+    ("duplicate_vdev_name", GOOD.replace("net_tap1,iface={tap}1", "net_tap0,iface={tap}1 # p1"),
+     "# p1", r"duplicate device 'net_tap0' \(port 'p0' has it\)"),
+    ("memif_socket_dir", GOOD.replace("net_tap1,iface={tap}1",
+                                      "net_memif0,role=server,socket=/nonexistent/m.sock"),
+     "net_memif0", r"port p1: directory '/nonexistent' of socket= does not exist"),
+    ("af_xdp_mtu", GOOD.replace("net_tap1,iface={tap}1\n    ipv4: 10.2.0.254/24\n",
+                                "net_af_xdp0,iface={tap}1\n    ipv4: 10.2.0.254/24\n"
+                                "    mtu: 9000\n"),
+     "mtu: 9000", r"'mtu' 9000 is more than net_af_xdp takes"),
+    ("did_you_mean", GOOD + "qso:\n  trust: dscp\n", "qso:",
+     r"^unknown key 'qso'; did you mean 'qos'\?$"),
     ("empty", "", None, r""),
     ("binary", "\x00\x01\x02\xff\xfe garbage \x7f\x00\n", None, r""),
     ("not_a_mapping", "- just\n- a list\n", None, r""),
@@ -206,6 +224,59 @@ def test_bad_config(build, cfgdir, name, text, line, msg):
     assert not railsw.link_exists(tap_prefix() + "0")
     assert not railsw.link_exists(tap_prefix() + "1")
     assert not os.path.exists(sock)
+
+
+def test_check_every_error(build, cfgdir):
+    """Steps: `railsw -c FILE --check` on a file with four independent mistakes: a
+    top-level typo, a bad MAC on p0, an unknown driver on p1, a neighbour on a port
+    that does not exist; then run it for real.
+    Verify: exit 1 both ways and exactly four lines on stderr, each `FILE:LINE:` on
+    the line of its mistake, in file order, the typo with its suggestion.
+    """
+    sock = os.path.join(cfgdir, "ctl.sock")
+    text = (GOOD.replace('"02:00:00:00:aa:01"', '"02:00:00:zz:aa:01"')
+            .replace("net_tap1,iface={tap}1", "net_bogus1")
+            .replace("port: p1 }}", "port: p9 }}")
+            .format(tap=tap_prefix(), sock=sock)
+            + "qso:\n  trust: dscp\n")
+    path = write(cfgdir, "every", text)
+    lines = text.split("\n")
+
+    def at(marker):
+        return [i + 1 for i, t in enumerate(lines) if marker in t][0]
+
+    want = [(at("zz:aa"), r"'mac' must be a MAC address"),
+            (at("net_bogus1"), r"this DPDK has no driver of that name"),
+            (at("port: p9"), r"^unknown port 'p9'$"),
+            (at("qso:"), r"^unknown key 'qso'; did you mean 'qos'\?$")]
+    for args in (["-c", path, "--check"],
+                 ["-l", "0,1", "--no-huge", "-m", "1024", "--file-prefix",
+                  f"rswt-{os.getpid()}-0", "--", "-c", path]):
+        r = railsw.run([railsw_bin(build)] + args, timeout=30, check=False)
+        assert r.returncode == 1, f"{args}: rc={r.returncode}\n{r.stderr}"
+        got = [ln for ln in r.stderr.splitlines() if ln.startswith(path + ":")]
+        assert len(got) == len(want), r.stderr
+        for ln, (line, msg) in zip(got, want):
+            m = re.match(re.escape(path) + r":(\d+): (.+)$", ln)
+            assert m and int(m.group(1)) == line and re.search(msg, m.group(2)), r.stderr
+    assert not railsw.link_exists(tap_prefix() + "0")
+
+
+def test_check_warning_keeps_exit_code(build, cfgdir):
+    """Steps: `railsw -c FILE --check` on a valid file whose p1 is a net_null port with
+    `llr: true` (no railsw peer can answer it).
+    Verify: exit 0, the OK line on stdout, and on stderr exactly one line
+    `FILE:LINE: warning: ...` naming the `llr` line and the port.
+    """
+    text = GOOD.replace("net_tap1,iface={tap}1", "net_null1\n    llr: true").format(
+        tap=tap_prefix(), sock=os.path.join(cfgdir, "ctl.sock"))
+    path = write(cfgdir, "warn", text)
+    line = [i + 1 for i, t in enumerate(text.split("\n")) if "llr: true" in t][0]
+    r = railsw.run([railsw_bin(build), "-c", path, "--check"], check=False)
+    assert r.returncode == 0, r.stderr
+    assert "configuration OK" in r.stdout
+    assert r.stderr.strip() == (f"{path}:{line}: warning: port p1: 'llr' on a net_null port, "
+                                "which has no railsw peer to answer it"), r.stderr
 
 
 def test_missing_config_file(build):
