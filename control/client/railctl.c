@@ -28,6 +28,7 @@
 
 #include "railctl_priv.h"
 #include "rsw_cmd.h"
+#include "rsw_lookup.h"
 #include "rsw_top.h"
 
 #define RSW_CTL_DEFAULT_SOCK "/run/railsw/railsw.sock"
@@ -64,6 +65,20 @@ usage(FILE *f)
 		"exit status: 0 success, 1 the switch answered with an error,\n"
 		"2 usage error or switch unreachable.\n",
 		prog, RSW_CTL_DEFAULT_SOCK, prog);
+}
+
+/* Bad words to `lookup` are refused here, with its usage, before anything is sent. */
+static int
+lookup_usage(int argc, char **argv)
+{
+	struct rsw_lookup_req q;
+	char err[160];
+
+	if (rsw_lookup_parse(argc, argv, &q, err, sizeof(err)) == 0)
+		return 0;
+	railctl_warn("lookup: %s", err);
+	fprintf(stderr, "usage: %s lookup %s\n", prog, RSW_LOOKUP_USAGE);
+	return -EINVAL;
 }
 
 void
@@ -239,6 +254,8 @@ main(int argc, char **argv)
 		return railctl_cmd_plan(argc, argv, i, json);
 	if (strcmp(argv[i], "top") == 0)
 		return rsw_top_main(sock, json, argc - i, argv + i);
+	if (strcmp(argv[i], "lookup") == 0 && lookup_usage(argc - i - 1, argv + i + 1) != 0)
+		return EXIT_USAGE;
 
 	for (; i < argc; i++) {
 		const unsigned char *p;
