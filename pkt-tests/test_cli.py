@@ -370,6 +370,59 @@ def test_railctl_exit_codes(sw):
     assert r.returncode == 2 and missing in r.stderr, r
 
 
+def test_railctl_help_lists_every_command(sw):
+    """Steps: `railctl help` (the switch's own list of commands), then
+    `railctl --help` (railctl's usage, no switch asked).
+    Verify: every command the switch knows is in the usage text (a `show`
+    noun on a `show` line, any other command at the start of a line), and so
+    are railctl's own `plan` and `top`.
+    """
+    reply = sw.ctl("help")
+    names = [c["command"] for c in next(v for v in reply.values() if isinstance(v, list))]
+    assert "lookup" in names and "show ports" in names, names
+    ctl = os.path.join(sw.build, "control", "railctl")
+    text = railsw.run([ctl, "--help"]).stdout
+    for name in names + ["plan", "top"]:
+        if name.startswith("show "):
+            pattern = r"^\s+show .*\b" + re.escape(name[5:]) + r"\b"
+        else:
+            pattern = r"^\s+" + re.escape(name) + r"\b"
+        assert re.search(pattern, text, re.M), f"'{name}' missing from railctl --help:\n{text}"
+
+
+def test_describe_without_switch(sw):
+    """Steps: `railctl --json describe` against the switch, then against a
+    socket path where nothing listens, with and without --json.
+    Verify: without a switch railctl answers itself, exit 0, with exactly the
+    catalog the switch gives; other commands still exit 2 without a switch;
+    `describe extra` is the switch's business (no local answer).
+    """
+    ctl = os.path.join(sw.build, "control", "railctl")
+    missing = f"/tmp/rswt-{os.getpid()}-none/none.sock"
+    r = railsw.run([ctl, "-s", missing, "--json", "describe"], check=False)
+    assert r.returncode == 0, r
+    assert json.loads(r.stdout) == sw.ctl("describe")
+    r = railsw.run([ctl, "-s", missing, "describe"], check=False)
+    assert r.returncode == 0 and "show ports" in r.stdout, r
+    for words in (["show", "ports"], ["describe", "extra"]):
+        r = railsw.run([ctl, "-s", missing, "--json"] + words, check=False)
+        assert r.returncode == 2 and missing in r.stderr, r
+
+
+@pytest.mark.parametrize("words", [["plan"], ["plan", "--bogus"],
+                                   ["plan", "config/fabric-lab.yaml", "--check-lldp"],
+                                   ["plan", "config/fabric-lab.yaml", "--bogus"]],
+                         ids=["no-file", "option-first", "no-dir", "unknown-option"])
+def test_plan_bad_words(build, words):
+    """Steps: `railctl plan` with no file, an option in place of the file,
+    --check-lldp without its directory, an unknown option.
+    Verify: exit 2 and a usage line naming `plan FILE` on stderr.
+    """
+    ctl = os.path.join(build, "control", "railctl")
+    r = railsw.run([ctl] + words, check=False, cwd=railsw.REPO)
+    assert r.returncode == 2 and "usage: plan FILE" in r.stderr, r
+
+
 def test_socket_bad_input(sw):
     """Steps: on the raw socket send an unknown command, an empty line,
     binary garbage, a 5000-byte line, and a client that disconnects

@@ -146,7 +146,7 @@ railctl_cmd_plan(int argc, char **argv, int i, bool json)
 		} else if (strcmp(argv[i], "--check-lldp") == 0 && i + 1 < argc &&
 			   argv[i + 1][0] != '\0') {
 			lldp_dir = argv[++i];
-		} else if (file == NULL && argv[i][0] != '\0') {
+		} else if (file == NULL && argv[i][0] != '\0' && argv[i][0] != '-') {
 			file = argv[i];
 		} else {
 			railctl_warn("plan: unexpected argument '%s'", argv[i]);
