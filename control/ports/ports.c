@@ -170,28 +170,6 @@ rsw_port_kind_of(const char *devargs)
 	return NULL;
 }
 
-bool
-rsw_devargs_value(const char *devargs, const char *key, char *val, size_t len)
-{
-	size_t klen = strlen(key), n;
-	const char *s = strchr(devargs, ',');
-
-	while (s != NULL) {
-		s++;
-		if (strncmp(s, key, klen) == 0 && s[klen] == '=') {
-			s += klen + 1;
-			n = strcspn(s, ",");
-			if (n >= len)
-				n = len - 1;
-			memcpy(val, s, n);
-			val[n] = '\0';
-			return true;
-		}
-		s = strchr(s, ',');
-	}
-	return false;
-}
-
 /* Combined channels of a kernel interface as net_af_xdp counts them (none reported: 1). */
 static int
 iface_channels(const char *ifname, unsigned int *channels)
@@ -299,32 +277,6 @@ bool
 rsw_port_mac_ctrl(uint16_t p)
 {
 	return p < RSW_MAX_PORTS && port_mac_ctrl[p];
-}
-
-void
-rsw_devargs_name(const char *devargs, char *name, size_t len)
-{
-	size_t n = strcspn(devargs, ",");
-
-	if (n >= len)
-		n = len - 1;
-	memcpy(name, devargs, n);
-	name[n] = '\0';
-}
-
-bool
-rsw_devargs_is_pci(const char *devargs)
-{
-	unsigned int d, b, s, f;
-	char tail;
-
-	if (sscanf(devargs, "%x:%x:%x.%x%c", &d, &b, &s, &f, &tail) == 4)
-		return true;
-	if (sscanf(devargs, "%x:%x:%x.%x,%c", &d, &b, &s, &f, &tail) == 5)
-		return true;
-	if (sscanf(devargs, "%x:%x.%x%c", &b, &s, &f, &tail) == 3)
-		return true;
-	return sscanf(devargs, "%x:%x.%x,%c", &b, &s, &f, &tail) == 4;
 }
 
 /*
