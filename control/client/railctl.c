@@ -113,18 +113,6 @@ lookup_usage(int argc, char **argv)
 	return -EINVAL;
 }
 
-void
-railctl_warn(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: ", prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
 static long
 now_ms(void)
 {
