@@ -339,8 +339,8 @@ cmd_lookup(int argc, char **argv, void *ctx)
 				     1);
 	}
 	res = nh < t->n_results ? &t->results[nh] : &t->results[RSW_FIB_NO_ROUTE];
-	r.o = json_pack("{s:s, s:s?, s:s?, s:i}", "dst", rsw_ip_str(&q.dst, buf, sizeof(buf)), "src",
-			q.has_src ? rsw_ip_str(&q.src, err, sizeof(err)) : NULL, "in",
+	r.o = json_pack("{s:s, s:s?, s:s?, s:i}", "dst", rsw_ip_str(&q.dst, buf, sizeof(buf)),
+			"src", q.has_src ? rsw_ip_str(&q.src, err, sizeof(err)) : NULL, "in",
 			in >= 0 ? cfg->ports[in].name : NULL, "tc", tc);
 	if (r.o == NULL)
 		return NULL;

@@ -195,7 +195,8 @@ test_unknown_keys(void **state)
 		   "t.yaml:7: unknown key 'nexthop' in 'routes'; did you mean 'nexthops'?");
 	expect_err(HEAD "load_balance:\n  hash: crc32\n",
 		   "t.yaml:7: unknown key 'hash' in 'load_balance'");
-	expect_err(HEAD "control:\n  sock: /x\n", "t.yaml:7: unknown key 'sock' in 'control'; did you mean 'socket'?");
+	expect_err(HEAD "control:\n  sock: /x\n",
+		   "t.yaml:7: unknown key 'sock' in 'control'; did you mean 'socket'?");
 	expect_err("switch:\n  name: a\n  icmp_unreachable: { enable: true, rate: 5 }\n",
 		   "t.yaml:3: unknown key 'rate' in 'switch.icmp_unreachable'");
 }
