@@ -38,6 +38,7 @@ def config():
             {"prefix": "10.50.0.0/16", "nexthops": [NH["p2"]]},
             {"prefix": "10.100.0.0/16", "nexthops": [NH[p] for p in MEMBERS]},
             {"prefix": "fd00:100::/48", "nexthops": [NH6[p] for p in MEMBERS]},
+            {"prefix": "10.200.0.0/16", "nexthops": [NH[p] for p in MEMBERS], "lb": "spray"},
         ],
         "load_balance": {"mode": "hash", "hash_seed": 7,
                          "hash_fields": ["src_ip", "dst_ip", "proto", "src_port", "dst_port",
@@ -153,6 +154,32 @@ def test_lookup_ecmp_member_matches_wire(sw, injector, family):
         assert by_iface[iface] == p
         seen[i] = p
     assert [seen.get(i) for i in range(FLOWS)] == predicted
+
+
+def test_lookup_spray_next_member(sw, injector):
+    """Steps: with one worker, a route in round-robin spray over 4 members: 8
+    times, ask `lookup` for the member, send one frame to the prefix on p0 and
+    capture the port it leaves by.
+    Verify: mode spray; each frame leaves by the member the lookup named just
+    before it (the worker's next in turn), and the 8 frames use all 4 members.
+    """
+    assert sw.lcores == "0,1"  # one worker: its round-robin is the switch's
+    used = []
+    for i in range(8):
+        r = lookup(sw, "10.200.0.9", "--src", HOST, "--sport", 3000 + i)
+        assert r["group"]["mode"] == "spray" and r["action"] == "forward", r
+        assert r["member"] is not None and r["port"] == r["member"]["port"], r
+        f = Ether(dst=sw.mac["p0"], src=HOST_MAC) / IP(src=HOST, dst="10.200.0.9") / \
+            UDP(sport=3000 + i, dport=5001) / Raw((b"spray %04d " % i).ljust(40, b"."))
+        with railsw.Capture([sw.tap[p] for p in MEMBERS]) as cap:
+            injector.send(sw.tap["p0"], [f])
+            got = cap.collect(count=1, timeout=10)
+        assert len(got) == 1, describe(got)
+        out = {sw.tap[p]: p for p in MEMBERS}[got[0][0]]
+        assert out == r["port"], (i, r["port"], out)
+        assert got[0][1] == topo.routed(f, out, sw, nh_mac=NH_MAC[out])
+        used.append(out)
+    assert set(used) == set(MEMBERS), used
 
 
 def test_lookup_member_down(sw):

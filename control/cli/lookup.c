@@ -236,13 +236,21 @@ lookup_group(const struct rsw_tables *t, uint32_t gid, uint8_t tc, const struct 
 		h = flow_hash(t, q);
 		json_object_set_new(r->o, "hash", json_integer(h));
 		mi = rsw_lb_pick_live(g, live, h);
+	} else if (mode == RSW_LB_SPRAY && !t->spray_random && rsw_ctl.n_workers == 1 &&
+		   rsw_stats[rsw_ctl.workers[0].lcore] != NULL) {
+		/* Round-robin with one worker: the member its next frame takes (a copy of its
+		 * position, which only it moves). */
+		uint32_t pos = __atomic_load_n(
+			&rsw_stats[rsw_ctl.workers[0].lcore]->lb_state.rr[gid], __ATOMIC_RELAXED);
+
+		mi = rsw_lb_spray_rr(g, live, &pos);
 	} else {
 		/* Per-frame modes: the choice is a worker's own state (or the queues' now). */
 		set_action(r, "forward",
 			   mode == RSW_LB_SPRAY
 				   ? (t->spray_random ? "spray: a random member per frame"
 						      : "spray: the next member of the receiving "
-							"worker's round-robin")
+							"worker's round-robin (one per worker)")
 			   : mode == RSW_LB_ADAPTIVE
 				   ? "adaptive: the less loaded of two members per frame"
 				   : "flowlet: the receiving worker's flowlet table");
