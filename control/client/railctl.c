@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * railctl: the command-line client of the control socket (../shared/CLI.md).
+ * railctl: the command-line client of the control socket (docs/cli.md).
  * It sends one request line (its arguments joined by spaces) and prints the
  * JSON reply, either as is (--json) or rendered for people: arrays of objects
  * become aligned tables, transposed when wider than RSW_CTL_WIDTH columns.

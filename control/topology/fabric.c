@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * The geometry of a fabric (CONFIG.md "Topology derivation", docs/topology.md): counts of
+ * The geometry of a fabric (docs/topology.md): counts of
  * leaves, spines and ports, the addresses of links, hosts and gateways, switch names, and the
  * check of a topology: section. Pure computation on a parsed section: no DPDK, no I/O.
  */

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * Fabric topology (CONFIG.md "Topology derivation", docs/topology.md): from `topology:` and
+ * Fabric topology (docs/topology.md): from `topology:` and
  * the roles of this switch's ports, derive the ports' addresses, their peers and the routes
  * of this switch, and plan the whole fabric (`railctl plan`). Pure computation on a parsed
  * configuration: no DPDK, no I/O. The loader (config/) applies the derivation at load time,
@@ -186,7 +186,7 @@ int rsw_topology_apply_routes(struct rsw_config *cfg, struct rsw_topo_error *e);
 bool rsw_topology_proxy_arp(const struct rsw_config *cfg, uint16_t port,
 			    const struct rsw_ip *target);
 
-/** The topology: section as JSON, CONFIG.md's keys (for `show config`). NULL on ENOMEM. */
+/** The topology: section as JSON, docs/config.md's keys (for `show config`). NULL on ENOMEM. */
 json_t *rsw_topology_to_json(const struct rsw_cfg_topology *t);
 
 /**
