@@ -181,8 +181,10 @@ parse_root(struct ctx *c, yaml_node_t *root)
 	cfg_get_map(c, root, NULL, top_keys, T_N, kv);
 	/* A plan needs only topology:; a switch's file (or a plan with switch: or ports:) all. */
 	one_switch = !c->plan || kv[T_SWITCH].v != NULL || kv[T_PORTS].v != NULL;
+	/* A misspelt 'topology' is one mistake: its "did you mean" says it all. */
 	if (c->plan && kv[T_TOPOLOGY].v == NULL)
-		return cfg_fail(c, 0, "missing required key 'topology'");
+		return c->n_errors > 0 ? -EINVAL
+				       : cfg_fail(c, 0, "missing required key 'topology'");
 	/*
 	 * Every section is checked and every independent error reported; a check whose input
 	 * had an error is left out, so that one mistake gives one message.

@@ -95,6 +95,25 @@ test_topology_every_error(void **state)
 		   "t.yaml:13: 'this' is outside the fabric: su 5, but there are 2 SUs (0..1)");
 }
 
+/* A plan (railctl plan) whose 'topology' is misspelt: one line, the suggestion. */
+static void
+test_plan_typo(void **state)
+{
+	char path[64];
+	FILE *f;
+
+	(void)state;
+	snprintf(path, sizeof(path), "/tmp/rsw-check-%d.yaml", (int)getpid());
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("topolgy: { sus: 2, servers_per_su: 4, rails: 4, spines: 2 }\n", f);
+	fclose(f);
+	assert_null(rsw_config_load_plan(path, err, sizeof(err)));
+	unlink(path);
+	assert_string_equal(strchr(err, ':'),
+			    ":1: unknown key 'topolgy'; did you mean 'topology'?");
+}
+
 /* The devargs checks, registered as railsw registers them. */
 static int
 setup_ports_check(void **state)
@@ -201,6 +220,7 @@ main(void)
 		cmocka_unit_test(test_top_key_hides_nothing),
 		cmocka_unit_test(test_neighbor_port_whatever_failed),
 		cmocka_unit_test(test_topology_every_error),
+		cmocka_unit_test(test_plan_typo),
 		cmocka_unit_test_setup_teardown(test_devargs_errors, setup_ports_check,
 						teardown_ports_check),
 		cmocka_unit_test_setup_teardown(test_devargs_good, setup_ports_check,
