@@ -18,12 +18,17 @@ spine forwards.
 - impairments with zero loss: nothing changes; `impair off` removes them.
 - a peer without LLR: the leaf stays `state: init`, sends INIT, and its
   frames go out without the shim (fallback best-effort): all arrive.
+- a busy machine: the 1 % loss test again, with two busy loops pinned to
+  each CPU while the frames flow, several rounds: every frame once, in order,
+  no FLUSH (the replay timer follows the measured round trip).
 """
 
 import json
 import os
 import shutil
 import struct
+import subprocess
+import sys
 import tempfile
 import time
 
@@ -106,6 +111,44 @@ def run(leaf, spine, frames=FRAMES, timeout=20):
     finally:
         inj.close()
     return [tag(d) for _, d in got if tag(d) is not None]
+
+
+# The busy-machine test: rounds of frames, each with BUSY_PER_CPU busy loops on every CPU.
+BUSY_ROUNDS = int(os.environ.get("RAILSW_LLR_BUSY_ROUNDS", "3"))
+BUSY_FRAMES = int(os.environ.get("RAILSW_LLR_BUSY_FRAMES", "2000"))
+BUSY_PER_CPU = 2
+BUSY_LIMIT_S = 60  # a busy loop stops by itself after this long, whatever happens to the test
+BUSY_LOOP = """
+import os, sys, time
+os.sched_setaffinity(0, {int(sys.argv[1])})
+end = time.monotonic() + float(sys.argv[2])
+while time.monotonic() < end:
+    pass
+"""
+
+
+def busy_start():
+    """BUSY_PER_CPU busy loops pinned to each CPU this process may use; their Popen objects."""
+    procs = []
+    try:
+        for cpu in sorted(os.sched_getaffinity(0)):
+            for _ in range(BUSY_PER_CPU):
+                procs.append(subprocess.Popen(
+                    [sys.executable, "-c", BUSY_LOOP, str(cpu), str(BUSY_LIMIT_S)],
+                    stdin=subprocess.DEVNULL))
+    except BaseException:
+        busy_stop(procs)
+        raise
+    return procs
+
+
+def busy_stop(procs):
+    """Stop the busy loops by PID (bounded wait)."""
+    for p in procs:
+        if p.poll() is None:
+            p.kill()
+    for p in procs:
+        p.wait(timeout=10)
 
 
 def llr_row(sw, port):
@@ -240,3 +283,50 @@ def test_llr_peer_without_llr(make_switch, scratch):
     sr = llr_row(spine, "down")
     assert sr["state"] == "off" and sr["rx_frames"] == 0 and sr["acks_tx"] == 0, sr
     assert spine.ports()["down"]["l2_control"] >= lr["inits_tx"] - 5, spine.ports()["down"]
+
+
+def test_llr_busy_machine(make_switch, scratch):
+    """LLR on both memif ends, 1 % loss both ways, on a machine kept busy.
+
+    Steps: BUSY_ROUNDS rounds; in each, start BUSY_PER_CPU busy loops pinned to
+    every CPU (by PID), send BUSY_FRAMES frames through the leaf, collect them at
+    the destination, stop the loops (by PID).
+    Verify, every round: the busy loops were still running when the last frame
+    arrived; every frame arrives exactly once and in order; neither end
+    flushed (`tx_flushes`, `tx_flushed_frames` 0) and both stay in `advance`;
+    the spine accepted each frame once; losses happened and were replayed. The
+    round trip was measured (`rtt_us` > 0) and the replay timer in force
+    (`rto_us`) is at least the measured round trip.
+    """
+    im = {"loss": 0.01, "seed": 21}
+    leaf, spine = chain(make_switch, scratch,
+                        {"llr": True, "impair": im}, {"llr": True, "impair": dict(im, seed=22)})
+    wait_until(lambda: llr_row(leaf, "up")["state"] == "advance" and
+               llr_row(spine, "down")["state"] == "advance", 10, what="LLR handshake")
+    for rnd in range(BUSY_ROUNDS):
+        leaf.ctl("clear", "counters")
+        spine.ctl("clear", "counters")
+        busy = busy_start()
+        try:
+            tags = run(leaf, spine, BUSY_FRAMES, timeout=40)
+            running = sum(p.poll() is None for p in busy)
+        finally:
+            busy_stop(busy)
+        lr, sr = llr_row(leaf, "up"), llr_row(spine, "down")
+        lp = leaf.ports()["up"]
+        summary = (f"round {rnd}: arrived {len(tags)}/{BUSY_FRAMES}, "
+                   f"{len(tags) - len(set(tags))} twice; leaf {lr} {lp}; spine {sr}")
+        print(f"round {rnd}: leaf rtt_us {lr['rtt_us']} rto_us {lr['rto_us']} "
+              f"tx_replay_timeouts {lr['tx_replay_timeouts']} tx_replayed {lr['tx_replayed']} "
+              f"nacks_rx {lr['nacks_rx']} spine rx_duplicate_seq {sr['rx_duplicate_seq']} "
+              f"impair_dropped {lp['impair_dropped']}")
+        assert running == len(busy), f"round {rnd}: only {running}/{len(busy)} busy loops ran"
+        assert tags == list(range(BUSY_FRAMES)), summary
+        for r in (lr, sr):
+            assert r["tx_flushes"] == 0 and r["tx_flushed_frames"] == 0, summary
+            assert r["state"] == "advance", summary
+        assert sr["rx_frames"] == BUSY_FRAMES, summary
+        assert lp["impair_dropped"] > 0 and lr["tx_replayed"] > 0, summary
+        assert lr["rtt_us"] > 0 and lr["rto_us"] >= lr["rtt_us"], summary
+        wait_until(lambda: llr_row(leaf, "up")["replay_buffer_frames"] == 0, 5,
+                   what="the leaf's replay buffer emptied")
