@@ -198,7 +198,8 @@ def test_telemetry_lb_drops_buffer(sw):
                                   "routes": g["routes"], "members": len(g["members"]),
                                   "members_up": sum(m["up"] for m in g["members"]),
                                   "packets": sum(m["packets"] for m in g["members"]),
-                                  "bytes": sum(m["bytes"] for m in g["members"])}
+                                  "bytes": sum(m["bytes"] for m in g["members"]),
+                                  "hash": g["hash"]}
                    for g in groups}
         members = {str(j): dict(m, group=0, prefix=groups[0]["prefix"], mode=groups[0]["mode"])
                    for j, m in enumerate(groups[0]["members"])}
