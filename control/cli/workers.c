@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * `show workers` (../shared/CLI.md): one row per worker lcore, since the last `clear
+ * `show workers` (docs/cli.md): one row per worker lcore, since the last `clear
  * counters`: the (port, queue) pairs it polls, the frames it received (its rx bursts) and
  * sent (rte_eth_tx_burst on any port: the port tx_packets counters of its slot), the frames it
  * queued for another sender (handed_off: enqueued on a (port, TC) queue of a port whose
