@@ -80,6 +80,7 @@ desc_fit(const struct rsw_config *cfg, const struct rsw_cfg_port *cp, const char
 	 uint16_t *out, char *err, size_t errlen)
 {
 	uint16_t max = lim->nb_max ? lim->nb_max : UINT16_MAX, align = lim->nb_align ?: 1, n;
+	char mult[32] = "";
 
 	if (want >= lim->nb_min && want <= max && want % align == 0) {
 		*out = want;
@@ -93,10 +94,11 @@ desc_fit(const struct rsw_config *cfg, const struct rsw_cfg_port *cp, const char
 		*out = n >= lim->nb_min ? n : (uint16_t)RTE_ALIGN_CEIL(lim->nb_min, align);
 		return 0;
 	}
+	if (align > 1)
+		snprintf(mult, sizeof(mult), ", a multiple of %u", align);
 	snprintf(err, errlen,
-		 "%s:%d: port %s: %s %u: the %s PMD takes %u..%u descriptors per queue%s%.0u",
-		 cfg->path, line, cp->name, what, want, driver, lim->nb_min, max,
-		 align > 1 ? ", a multiple of " : "", align > 1 ? align : 0);
+		 "%s:%d: port %s: %s %u: the %s PMD takes %u..%u descriptors per queue%s",
+		 cfg->path, line, cp->name, what, want, driver, lim->nb_min, max, mult);
 	return -EINVAL;
 }
 
