@@ -361,7 +361,10 @@ for p in range(5001, 5033):
     s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     s.connect((dst, p))
     for n in range(1, 6):
-        s.send(b"flow %d %d\\n" % (p, n))
+        try:
+            s.send(b"flow %d %d\\n" % (p, n))
+        except OSError:
+            pass  # an ICMP error for an earlier datagram: the flow goes on
     s.close()
 """
 
@@ -414,7 +417,13 @@ def cmd_ping(lab):
         lab.ctl(sock, "clear", "counters")
     # Each flow is a new socket: a new source port, so a new flow; 5 datagrams a flow.
     subprocess.run(["ip", "netns", "exec", ns, PY, "-c", FLOWS_PY, daddr], check=False)
-    time.sleep(0.5)
+    # Until the leaf has routed the 160 datagrams (5 s at most: a loaded machine is slow).
+    for _ in range(25):
+        time.sleep(0.2)
+        lb = lab.ctl(leaf_sock, "show", "lb", json_out=True) or {"groups": []}
+        if sum(m["packets"] for g in lb["groups"] if g["prefix"] == prefix
+               for m in g["members"]) >= 160:
+            break
     print(f"$ {lab.railctl} -s {leaf_sock} show lb   # on {src['leaf']}")
     print(lab.ctl(leaf_sock, "show", "lb") or "", end="")
     lb = lab.ctl(leaf_sock, "show", "lb", json_out=True) or {"groups": []}
