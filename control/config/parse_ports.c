@@ -24,13 +24,14 @@ enum {
 	P_ROLE,
 	P_IMPAIR,
 	P_LLR,
+	P_CBFC,
 	P_N,
 };
 
 static const char *const port_keys[P_N] = {
-	[P_NAME] = "name",     [P_DEVARGS] = "devargs", [P_MAC] = "mac", [P_SPEED] = "speed",
-	[P_IPV4] = "ipv4",     [P_IPV6] = "ipv6",       [P_MTU] = "mtu", [P_ROLE] = "role",
-	[P_IMPAIR] = "impair", [P_LLR] = "llr",
+	[P_NAME] = "name",     [P_DEVARGS] = "devargs", [P_MAC] = "mac",   [P_SPEED] = "speed",
+	[P_IPV4] = "ipv4",     [P_IPV6] = "ipv6",       [P_MTU] = "mtu",   [P_ROLE] = "role",
+	[P_IMPAIR] = "impair", [P_LLR] = "llr",         [P_CBFC] = "cbfc",
 };
 
 enum {
@@ -278,6 +279,8 @@ parse_port(struct ctx *c, yaml_node_t *item, int idx)
 	if (kv[P_IMPAIR].v != NULL && parse_impair(c, kv[P_IMPAIR].v, port) < 0)
 		return -EINVAL;
 	if (kv[P_LLR].v != NULL && parse_llr(c, kv[P_LLR].v, port) < 0)
+		return -EINVAL;
+	if (kv[P_CBFC].v != NULL && cfg_parse_cbfc(c, kv[P_CBFC].v, port) < 0)
 		return -EINVAL;
 	/*
 	 * Parsed and checked, but the transmit and receive steps do not call the link layer
