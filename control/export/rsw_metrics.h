@@ -30,6 +30,7 @@ struct rsw_metrics_src {
 	const json_t *lb;     /* show lb:     {"groups":[...]} */
 	const json_t *punt;   /* show punt:   {"punt":[...]} */
 	const json_t *llr;    /* show llr:    {"llr":[...]} */
+	const json_t *cbfc;   /* show cbfc:   {"cbfc":[...]} */
 };
 
 /**

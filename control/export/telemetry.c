@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * DPDK telemetry commands /railsw/ports|queues|pfc|lb|drops|totals|buffer|punt|llr
+ * DPDK telemetry commands /railsw/ports|queues|pfc|lb|drops|totals|buffer|punt|llr|cbfc
  * (docs/observability.md).
  * The callbacks run on DPDK's telemetry thread, which must never touch the control
  * thread's state, so the control thread runs the `show` commands of docs/cli.md through
@@ -52,6 +52,7 @@ enum rsw_tel_table {
 	RSW_TEL_BUFFER,
 	RSW_TEL_PUNT,
 	RSW_TEL_LLR,
+	RSW_TEL_CBFC,
 	RSW_TEL_N,
 };
 
@@ -61,6 +62,7 @@ static const struct rsw_table_def *const tel_table[RSW_TEL_N] = {
 	[RSW_TEL_PFC] = &rsw_table_pfc,     [RSW_TEL_LB] = &rsw_table_lb_groups,
 	[RSW_TEL_DROPS] = &rsw_table_drops, [RSW_TEL_BUFFER] = &rsw_table_buffer,
 	[RSW_TEL_PUNT] = &rsw_table_punt,   [RSW_TEL_LLR] = &rsw_table_llr,
+	[RSW_TEL_CBFC] = &rsw_table_cbfc,
 };
 
 /*
@@ -467,6 +469,8 @@ tel_cb(const char *cmd, const char *params, struct rte_tel_data *d)
 		ret = tel_port_rows_locked(RSW_TEL_QUEUES, "tc", cmd, params, d);
 	else if (strcmp(cmd, "/railsw/pfc") == 0)
 		ret = tel_port_rows_locked(RSW_TEL_PFC, "priority", cmd, params, d);
+	else if (strcmp(cmd, "/railsw/cbfc") == 0)
+		ret = tel_port_rows_locked(RSW_TEL_CBFC, "vc", cmd, params, d);
 	else if (strcmp(cmd, "/railsw/lb") == 0)
 		ret = tel_lb_locked(params, d);
 	else if (strcmp(cmd, "/railsw/drops") == 0)
@@ -529,6 +533,8 @@ rsw_telemetry_init(const struct rsw_config *cfg)
 		{"/railsw/punt", "Punted frames by class (show punt). Takes no parameters"},
 		{"/railsw/llr",
 		 "Link-Level Retry state and counters (show llr). Parameters: [port name]"},
+		{"/railsw/cbfc",
+		 "Credit-based flow control per lossless TC (show cbfc). Parameters: port name"},
 	};
 	unsigned int i;
 	int ret;
