@@ -148,6 +148,7 @@ test_requires_restart(void **state)
 		{"10.0.2.254/24", "10.0.2.253/24", "ports.p1.ipv4"},
 		{"total: 4MB", "total: 8MB", "qos.buffer.total"},
 		{"lossless: [3]", "lossless: [3, 4]", "qos.lossless"},
+		{"mtu: 1500", "mtu: 1500, cbfc: true", "ports.p0.cbfc"},
 	};
 	char msg[128];
 	size_t i;
