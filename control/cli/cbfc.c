@@ -3,8 +3,8 @@
 
 /*
  * `show cbfc [PORT]` (docs/cli.md, docs/link.md "Credit-based flow control"): one row per
- * port with cbfc and lossless TC (its VC): the machine's state, its per-VC counters and the
- * port's message counters (RSW_FOREACH_CBFC_*). `clear counters` takes their baseline
+ * port and lossless TC (its VC): the machine's state, its per-VC counters and the port's
+ * message counters (RSW_FOREACH_CBFC_*); a port without cbfc says state off. `clear counters` takes their baseline
  * through rsw_cli_cbfc_clear.
  */
 
@@ -64,16 +64,42 @@ rsw_cli_cbfc_clear(void)
 	}
 }
 
+/* The row of a port without CBFC: state off, every counter 0. */
+static json_t *
+off_row(uint16_t p, int v)
+{
+	const struct rsw_cfg_port *cp = &rsw_ctl.cfg->ports[p];
+	json_t *o;
+	int i;
+
+	o = json_pack("{s:s, s:i, s:s, s:s, s:b, s:b, s:i, s:i}", "port", cp->name, "vc", v,
+		      "state", "off", "fallback",
+		      cp->cbfc.fallback == RSW_CFG_CBFC_NONE ? "none" : "pfc", "peer_synced", 0,
+		      "gated", 0, "bytes_per_credit", (int)cp->cbfc.bytes_per_credit,
+		      "buffer_bytes", 0);
+	if (o == NULL)
+		return NULL;
+	for (i = 0; i < RSW_N_CBFC_VC_CTRS; i++)
+		json_object_set_new(o, rsw_cbfc_vc_ctr_name(i), json_integer(0));
+	for (i = 0; i < RSW_N_CBFC_CTRS; i++)
+		json_object_set_new(o, rsw_cbfc_ctr_name(i), json_integer(0));
+	return rsw_row(&rsw_table_cbfc, o);
+}
+
 static json_t *
 cbfc_row(uint16_t p, int v)
 {
 	const struct rsw_link_cbfc *lc = rsw_links[p].cbfc;
-	const struct rsw_cbfc *c = &lc->c;
-	uint8_t state = __atomic_load_n(&c->tx_state, __ATOMIC_RELAXED);
+	const struct rsw_cbfc *c;
+	uint8_t state;
 	json_t *o;
 	int i;
 
-	o = json_pack("{s:s, s:i, s:s, s:s, s:b, s:b, s:i, s:i}", "port",
+	if (lc == NULL)
+		return off_row(p, v);
+	c = &lc->c;
+	state = __atomic_load_n(&c->tx_state, __ATOMIC_RELAXED);
+	o = json_pack("{s:s, s:i, s:s, s:s, s:b, s:b, s:i, s:I}", "port",
 		      rsw_ctl.cfg->ports[p].name, "vc", v, "state", rsw_cbfc_state_name(state),
 		      "fallback", c->p.fallback == RSW_CBFC_FB_NONE ? "none" : "pfc", "peer_synced",
 		      __atomic_load_n(&c->rx_synced, __ATOMIC_RELAXED) && (c->rx_vcs >> v & 1),
@@ -97,6 +123,7 @@ cbfc_row(uint16_t p, int v)
 	return rsw_row(&rsw_table_cbfc, o);
 }
 
+/* One row per port and lossless TC (its VC); ports without cbfc say state off. */
 static json_t *
 cmd_show_cbfc(int argc, char **argv, void *ctx)
 {
@@ -111,12 +138,10 @@ cmd_show_cbfc(int argc, char **argv, void *ctx)
 	if (rows == NULL)
 		return NULL;
 	for (p = 0; p < rsw_ctl.cfg->n_ports; p++) {
-		const struct rsw_link_cbfc *lc = rsw_links[p].cbfc;
-
-		if (lc == NULL || (only >= 0 && only != p))
+		if (only >= 0 && only != p)
 			continue;
 		for (v = 0; v < RSW_CBFC_N_VC; v++) {
-			if (!(lc->c.p.vcs >> v & 1))
+			if (!(rsw_ctl.cfg->qos.lossless >> v & 1))
 				continue;
 			r = cbfc_row(p, v);
 			if (r == NULL || json_array_append_new(rows, r) != 0) {

@@ -404,6 +404,7 @@ rsw_cbfc_rx_msg(struct rsw_cbfc *c, const struct rsw_cbfc_msg *m, uint64_t now_n
 		}
 		c->ctr[RSW_CBFC_credit_msgs_rx]++;
 		rx_consumed(c, m);
+		c->pend |= PEND_CREDIT; /* answered with the whole state */
 		break;
 	default:
 		break;
@@ -426,7 +427,7 @@ static void
 rx_fill(struct rsw_cbfc *c, struct rsw_cbfc_msg *m, uint8_t type,
 	const uint64_t occupied[RSW_CBFC_N_VC])
 {
-	int v;
+	int v, changed = type == RSW_CBFC_T_INIT_ECHO;
 
 	memset(m, 0, sizeof(*m));
 	m->type = type;
@@ -440,10 +441,18 @@ rx_fill(struct rsw_cbfc *c, struct rsw_cbfc_msg *m, uint8_t type,
 		if (!(c->rx_vcs >> v & 1))
 			continue;
 		l = rx_limit(c, v, occupied[v]);
+		if (l != x->granted)
+			changed = 1;
 		x->ctr[RSW_CBFC_credits_granted] += l - x->granted;
 		x->granted = l;
 		m->value[v] = (uint32_t)l;
 	}
+	/* A new state is sent again RSW_CBFC_REPEATS times, refresh_ns apart: lost updates heal. */
+	if (changed)
+		c->repeats = RSW_CBFC_REPEATS;
+	else if (c->repeats > 0)
+		c->repeats--;
+	c->pend &= (uint8_t)~PEND_CREDIT;
 	c->ctr[RSW_CBFC_credit_msgs_tx]++;
 }
 
@@ -454,7 +463,8 @@ rx_update_due(const struct rsw_cbfc *c, uint64_t now_ns, const uint64_t occupied
 	uint64_t since = now_ns - c->update_sent_ns;
 	int v, freed = 0;
 
-	if (since >= c->p.refresh_ns)
+	/* Asked (a CONSUMED came), or the last change not yet repeated enough. */
+	if ((c->pend & PEND_CREDIT) || (c->repeats > 0 && since >= c->p.refresh_ns))
 		return 1;
 	for (v = 0; v < RSW_CBFC_N_VC; v++) {
 		uint64_t d;
@@ -538,15 +548,22 @@ rsw_cbfc_poll(struct rsw_cbfc *c, uint64_t now_ns, const uint64_t occupied[RSW_C
 		c->init_sent_ns = now_ns;
 		c->ctr[RSW_CBFC_inits_tx]++;
 	}
-	/* The sender's report: when something was spent since, and now and then regardless. */
+	/*
+	 * The sender's report: when it spent credits since the last one (then RSW_CBFC_REPEATS
+	 * times more), and while a VC waits for credit (the answer heals a lost update).
+	 */
 	if (n < max && may_report && c->tx_state == RSW_CBFC_ACTIVE &&
 	    now_ns - c->consumed_sent_ns >= c->p.consumed_interval_ns) {
 		uint64_t sum = 0;
+		int stalled = 0;
 
-		for (v = 0; v < RSW_CBFC_N_VC; v++)
+		for (v = 0; v < RSW_CBFC_N_VC; v++) {
 			sum += c->vc[v].consumed;
-		if (sum != c->consumed_sum ||
-		    now_ns - c->consumed_sent_ns >= 10 * c->p.consumed_interval_ns) {
+			stalled |= c->vc[v].stall_ns != 0;
+		}
+		if (sum != c->consumed_sum)
+			c->consumed_repeats = RSW_CBFC_REPEATS + 1;
+		if (c->consumed_repeats > 0 || stalled) {
 			memset(&out[n], 0, sizeof(out[n]));
 			out[n].type = RSW_CBFC_T_CONSUMED;
 			out[n].vcs = c->tx_vcs;
@@ -554,6 +571,8 @@ rsw_cbfc_poll(struct rsw_cbfc *c, uint64_t now_ns, const uint64_t occupied[RSW_C
 			for (v = 0; v < RSW_CBFC_N_VC; v++)
 				out[n].value[v] = (uint32_t)c->vc[v].consumed;
 			n++;
+			if (c->consumed_repeats > 0)
+				c->consumed_repeats--;
 			c->consumed_sum = sum;
 			c->consumed_sent_ns = now_ns;
 			c->ctr[RSW_CBFC_credit_msgs_tx]++;

@@ -64,7 +64,7 @@ rsw_link_cbfc_rx(struct rsw_lcore_stats *st, struct rsw_link_cbfc *lc, struct rt
 			continue;
 		}
 		if (e != RSW_CBFC_FRAME_OK) {
-			c->ctr[RSW_CBFC_rx_bad]++;
+			c->ctr[RSW_CBFC_msgs_rx_bad]++;
 			rsw_drop(st, lc->port, &m, 1, RSW_PC_cbfc_rx_bad);
 			continue;
 		}

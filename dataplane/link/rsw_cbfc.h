@@ -10,12 +10,15 @@
  *   of the frames it receives (arrived), measures what its ingress PG of the VC holds
  *   (occupied), and grants the absolute credit limit arrived - occupied + buffer: every
  *   update carries the whole state, so a lost update is healed by the next one. Updates go
- *   when enough credit was freed (spacing_bytes), after update_interval_ns when some was,
- *   and every refresh_ns regardless.
+ *   when enough credit was freed (spacing_bytes), after update_interval_ns when some was;
+ *   a changed state is sent again RSW_CBFC_REPEATS times, refresh_ns apart.
  * - The sender spends ceil(len / bytes_per_credit) credits on each frame of a VC and never
  *   sends a frame for which consumed + credits > limit. Every consumed_interval_ns it reports
  *   its consumed count (CONSUMED, as SAI's periodic sender report): the link is FIFO, so the
- *   receiver sets arrived to it, which returns the credits of frames lost on the wire.
+ *   receiver sets arrived to it, which returns the credits of frames lost on the wire,
+ *   and answers with its whole state. The sender repeats a changed count RSW_CBFC_REPEATS
+ *   times, and keeps reporting while a VC waits for credit: a lost message is healed by a
+ *   later one, and a link at rest falls silent.
  * - A handshake finds a peer that speaks CBFC: INIT(session, VCs, bytes_per_credit, consumed
  *   so far) from the sender, INIT_ECHO(session, VCs, initial limits) from the receiver. A
  *   direction counts in its sender's bytes_per_credit; the sender counts what it spends
@@ -49,6 +52,7 @@
 #define RSW_CBFC_BPC_DEF     64
 #define RSW_CBFC_SPACING_MIN 800   /* credit updates: at least this much freed credit apart */
 #define RSW_CBFC_SPACING_MAX 65536 /* ... and at most this much */
+#define RSW_CBFC_REPEATS     2     /* a changed state is sent again this many times */
 
 /* Message types (the header's low nibble). */
 enum rsw_cbfc_type {
@@ -137,7 +141,7 @@ enum rsw_cbfc_vc_ctr {
 	X(inits_tx, COUNTER, "packets", "INIT messages sent")                                      \
 	X(inits_rx, COUNTER, "packets", "INIT messages received")                                  \
 	X(fallbacks, COUNTER, "events", "handshakes that timed out into fallback")                 \
-	X(rx_bad, COUNTER, "packets", "credit messages dropped: corrupted or malformed")           \
+	X(msgs_rx_bad, COUNTER, "packets", "credit messages dropped: corrupted or malformed")      \
 	X(rx_stale, COUNTER, "packets", "credit messages of another session, ignored")
 
 #define RSW_FOREACH_CBFC_CTR(X)                                                                    \
@@ -181,8 +185,8 @@ struct rsw_cbfc_params {
 	uint32_t spacing_bytes;        /* freed credit between updates, 800..65536 */
 	uint32_t session;              /* the first session number (any) */
 	uint64_t update_interval_ns;   /* some credit freed for this long: update; 20 µs */
-	uint64_t refresh_ns;           /* absolute state resent at least this often; 1 ms */
-	uint64_t consumed_interval_ns; /* sender's CONSUMED report; 1 ms */
+	uint64_t refresh_ns;           /* a changed state is repeated this far apart; 1 ms */
+	uint64_t consumed_interval_ns; /* sender's CONSUMED reports at most this often; 1 ms */
 	uint64_t init_interval_ns;     /* INIT resent while init; 1 ms (fallback: × 10) */
 	uint64_t fallback_timeout_ns;  /* no echo for this long: fallback; 10 ms */
 	uint64_t watchdog_ns;          /* a VC without credit this long: counted; 200 ms */
@@ -214,6 +218,8 @@ struct rsw_cbfc {
 	uint64_t init_sent_ns;     /* last INIT */
 	uint64_t consumed_sent_ns; /* last CONSUMED */
 	uint64_t consumed_sum;     /* sum of consumed at the last CONSUMED */
+	uint8_t consumed_repeats;  /* CONSUMED still to send for the last change */
+	uint8_t repeats;           /* CREDIT still to send for the last change */
 	uint64_t update_sent_ns;   /* last CREDIT or INIT_ECHO */
 	uint64_t reinit_sent_ns;   /* last CREDIT with REINIT */
 	uint32_t reinit_session;   /* the session it answers */

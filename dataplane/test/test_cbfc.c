@@ -440,10 +440,12 @@ assert_at_rest(void)
 static void
 test_slow_receiver(void **state)
 {
+	uint64_t t, na, nb;
+
 	(void)state;
 	link_setup(RSW_CBFC_FB_PFC);
 	/* 3000 frames of 1000 B offered at 4 a µs; b takes one every 2 µs. */
-	incast(3000, 2, 12000);
+	t = incast(3000, 2, 12000);
 	assert_int_equal(ea.sent, 3000);
 	assert_int_equal(eb.received, 3000);
 	/* Never more than granted: the buffer plus one credit of rounding per held frame. */
@@ -453,6 +455,13 @@ test_slow_receiver(void **state)
 	assert_int_equal(ea.c.vc[VC].ctr[RSW_CBFC_watchdog_stalls], 0);
 	assert_int_equal(eb.c.vc[VC].ctr[RSW_CBFC_credits_healed], 0);
 	assert_at_rest();
+	/* A link at rest falls silent once the last change was repeated. */
+	t = run(t, 5000);
+	na = ea.c.ctr[RSW_CBFC_credit_msgs_tx];
+	nb = eb.c.ctr[RSW_CBFC_credit_msgs_tx];
+	run(t, 20000);
+	assert_int_equal(ea.c.ctr[RSW_CBFC_credit_msgs_tx], na);
+	assert_int_equal(eb.c.ctr[RSW_CBFC_credit_msgs_tx], nb);
 }
 
 static void
