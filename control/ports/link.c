@@ -177,6 +177,7 @@ cbfc_create(uint16_t p, const struct rsw_cfg_port *cp, const struct rsw_config *
 	rsw_cbfc_params_default(&prm);
 	prm.vcs = cfg->qos.lossless;
 	prm.fallback = (uint8_t)cp->cbfc.fallback;
+	prm.reliable = cp->llr; /* LLR replays what the wire loses */
 	prm.bytes_per_credit = cp->cbfc.bytes_per_credit;
 	prm.buffer_bytes = (uint32_t)RTE_MIN(buf, (uint64_t)UINT32_MAX);
 	prm.session = (uint32_t)rte_rdtsc(); /* a restarted switch starts another session */

@@ -343,6 +343,12 @@ rx_consumed(struct rsw_cbfc *c, const struct rsw_cbfc_msg *m)
 		if (!(c->rx_vcs >> v & 1) || !(m->vcs >> v & 1))
 			continue;
 		sent = unwrap(x->arrived, m->value[v]);
+		/*
+		 * Under LLR a frame missing now is replayed later: counting it here would count it
+		 * twice. What arrives is then the count.
+		 */
+		if (c->p.reliable)
+			continue;
 		if (sent > x->arrived)
 			x->ctr[RSW_CBFC_credits_healed] += sent - x->arrived;
 		x->arrived = sent;

@@ -178,14 +178,15 @@ enum rsw_cbfc_fallback {
 };
 
 struct rsw_cbfc_params {
-	uint8_t vcs;                   /* bit v: VC v under CBFC (the lossless TCs) */
-	uint8_t fallback;              /* enum rsw_cbfc_fallback */
-	uint16_t bytes_per_credit;     /* the receiver's credit size, 32..2048; default 64 */
-	uint32_t buffer_bytes;         /* granted per VC; > 0 */
-	uint32_t spacing_bytes;        /* freed credit between updates, 800..65536 */
-	uint32_t session;              /* the first session number (any) */
-	uint64_t update_interval_ns;   /* some credit freed for this long: update; 20 µs */
-	uint64_t refresh_ns;           /* a changed state is repeated this far apart; 1 ms */
+	uint8_t vcs;                 /* bit v: VC v under CBFC (the lossless TCs) */
+	uint8_t fallback;            /* enum rsw_cbfc_fallback */
+	uint8_t reliable;            /* LLR runs under it: no frame is lost, CONSUMED heals none */
+	uint16_t bytes_per_credit;   /* the receiver's credit size, 32..2048; default 64 */
+	uint32_t buffer_bytes;       /* granted per VC; > 0 */
+	uint32_t spacing_bytes;      /* freed credit between updates, 800..65536 */
+	uint32_t session;            /* the first session number (any) */
+	uint64_t update_interval_ns; /* some credit freed for this long: update; 20 µs */
+	uint64_t refresh_ns;         /* a changed state is repeated this far apart; 1 ms */
 	uint64_t consumed_interval_ns; /* sender's CONSUMED reports at most this often; 1 ms */
 	uint64_t init_interval_ns;     /* INIT resent while init; 1 ms (fallback: × 10) */
 	uint64_t fallback_timeout_ns;  /* no echo for this long: fallback; 10 ms */

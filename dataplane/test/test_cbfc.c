@@ -382,6 +382,8 @@ test_handshake(void **state)
 static void
 test_no_peer_fallback(void **state)
 {
+	uint64_t n0;
+
 	(void)state;
 	link_setup(RSW_CBFC_FB_PFC);
 	eb.enabled = 0; /* a peer without CBFC */
@@ -391,15 +393,19 @@ test_no_peer_fallback(void **state)
 	run(401000, 200);
 	assert_int_equal(ea.c.tx_state, RSW_CBFC_FALLBACK);
 	assert_int_equal(ea.c.ctr[RSW_CBFC_fallbacks], 1);
+	/* In fallback, INIT goes ten times less often: every 500 µs here, not 50. */
+	n0 = ea.c.ctr[RSW_CBFC_inits_tx];
+	run(601000, 5000);
+	assert_in_range(ea.c.ctr[RSW_CBFC_inits_tx] - n0, 9, 11);
 	assert_false(rsw_cbfc_tx_gated(&ea.c, VC));
 	assert_false(rsw_cbfc_rx_no_pfc(&ea.c, VC)); /* fallback pfc: PFC guards the VC */
 	ea.to_send = 100;
-	run(601000, 100);
+	run(5601000, 100);
 	assert_int_equal(eb.received, 100); /* not gated: sent as without CBFC */
 	/* The peer starts speaking CBFC later: found by the slower INITs of fallback. */
 	eb.enabled = 1;
-	rsw_cbfc_start(&eb.c, 701000);
-	run(701000, 600);
+	rsw_cbfc_start(&eb.c, 5701000);
+	run(5701000, 600);
 	assert_int_equal(ea.c.tx_state, RSW_CBFC_ACTIVE);
 	/* The INIT carried what was spent before: the receiver starts from the same count. */
 	assert_int_equal(eb.c.vc[VC].arrived, ea.c.vc[VC].consumed);
