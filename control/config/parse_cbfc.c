@@ -48,7 +48,7 @@ cfg_parse_cbfc(struct ctx *c, yaml_node_t *n, struct rsw_cfg_port *port)
 		return cfg_fail(c, cb->line,
 				"'cbfc' must be true, false or a mapping { enable, "
 				"bytes_per_credit, buffer, fallback }");
-	if (cfg_get_map(c, n, "cbfc", cbfc_keys, CB_N, NULL, kv) < 0)
+	if (cfg_get_map(c, n, "cbfc", cbfc_keys, CB_N, kv) < 0)
 		return -EINVAL;
 	cb->enable = true;
 	if (kv[CB_ENABLE].v != NULL && cfg_get_bool(c, kv[CB_ENABLE].v, "enable", &cb->enable) < 0)

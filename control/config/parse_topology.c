@@ -51,10 +51,13 @@ parse_this(struct ctx *c, yaml_node_t *n, struct rsw_cfg_topology *t)
 	if (cfg_is_null(n) || n->type != YAML_MAPPING_NODE)
 		return cfg_fail(c, cfg_line_of(n),
 				"'this' must be a mapping like { su: 0, rail: 1 }");
-	if (cfg_get_map(c, n, "topology.this", this_keys, TH_N, NULL, kv) < 0)
+	if (cfg_get_map(c, n, "topology.this", this_keys, TH_N, kv) < 0)
 		return -EINVAL;
 	if (kv[TH_SPINE].v == NULL && kv[TH_SU].v != NULL && kv[TH_RAIL].v != NULL) {
 		t->this_spine = false;
+	} else if (rail_only && t->spines == 0 && kv[TH_SPINE].v == NULL && kv[TH_SU].v == NULL &&
+		   kv[TH_RAIL].v != NULL) {
+		t->this_spine = false; /* a rail that is one switch: { rail } */
 	} else if (kv[TH_SPINE].v != NULL && kv[TH_SU].v == NULL &&
 		   (kv[TH_RAIL].v != NULL) == rail_only) {
 		t->this_spine = true;
@@ -128,7 +131,7 @@ cfg_parse_topology(struct ctx *c, const struct kv *sec)
 	size_t i;
 
 	t->line = sec->line;
-	if (cfg_get_map(c, sec->v, "topology", topo_keys, RSW_N_TK, NULL, kv) < 0)
+	if (cfg_get_map(c, sec->v, "topology", topo_keys, RSW_N_TK, kv) < 0)
 		return -EINVAL;
 	t->present = true;
 	for (i = 0; i < RSW_N_TK; i++)
@@ -153,7 +156,10 @@ cfg_parse_topology(struct ctx *c, const struct kv *sec)
 			missing = true;
 			continue;
 		}
-		if (cfg_get_u32(c, kv[k].v, topo_keys[k], 1, counts[i].max, val[k]) < 0)
+		/* spines: 0 is a rail-only fabric of one switch per rail. */
+		if (cfg_get_u32(c, kv[k].v, topo_keys[k],
+				k == RSW_TK_SPINES && t->design == RSW_TOPO_RAIL_ONLY ? 0 : 1,
+				counts[i].max, val[k]) < 0)
 			rc = -EINVAL;
 	}
 	if (kv[RSW_TK_GPU_PREFIX].v != NULL &&

@@ -36,7 +36,8 @@ test_cbfc_bad(void **state)
 		   "t.yaml:6: 'cbfc' must be true, false or a mapping { enable, bytes_per_credit, "
 		   "buffer, fallback }");
 	expect_err(CBFC_WITH("    cbfc: { bytes_per_credits: 64 }\n", LOSSLESS),
-		   "t.yaml:6: unknown key 'bytes_per_credits' in 'cbfc'");
+		   "t.yaml:6: unknown key 'bytes_per_credits' in 'cbfc'; did you mean "
+		   "'bytes_per_credit'?");
 	expect_err(CBFC_WITH("    cbfc:\n      bytes_per_credit: 16\n", LOSSLESS),
 		   "t.yaml:7: 'bytes_per_credit' must be between 32 and 2048 (got 16)");
 	expect_err(CBFC_WITH("    cbfc:\n      bytes_per_credit: 4096\n", LOSSLESS),
