@@ -502,6 +502,20 @@ test_lost_data_heals(void **state)
 	assert_at_rest();
 }
 
+/* Under LLR a frame missing at a CONSUMED is replayed later: nothing is healed. */
+static void
+test_reliable_no_heal(void **state)
+{
+	(void)state;
+	link_setup(RSW_CBFC_FB_PFC);
+	eb.c.p.reliable = 1;
+	wab.p_lose_data = 0.01; /* the simulation does not replay: the credits stay spent */
+	incast(1000, 2, 5000);
+	assert_true(wab.lost_data > 0);
+	assert_int_equal(eb.c.vc[VC].ctr[RSW_CBFC_credits_healed], 0);
+	assert_int_equal(eb.c.vc[VC].arrived, (ea.sent - wab.lost_data) * 16);
+}
+
 static void
 test_watchdog(void **state)
 {
@@ -556,7 +570,7 @@ main(void)
 		cmocka_unit_test(test_handshake),        cmocka_unit_test(test_no_peer_fallback),
 		cmocka_unit_test(test_slow_receiver),    cmocka_unit_test(test_lost_updates_heal),
 		cmocka_unit_test(test_lost_data_heals),  cmocka_unit_test(test_watchdog),
-		cmocka_unit_test(test_receiver_restart),
+		cmocka_unit_test(test_receiver_restart), cmocka_unit_test(test_reliable_no_heal),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
