@@ -291,7 +291,7 @@ rsw_port_mac_ctrl(uint16_t p)
  * Rx: RSS where the PMD has it, one per worker; the fixed count of the devargs where the peer
  * or the NIC spreads frames over queues itself, so every one must be polled; else one. Tx: one
  * per worker where the PMD has as many (each worker sends on its own), as many as rx where the
- * PMD pairs them, one for a one-queue kind and for LLR (one ordered stream).
+ * PMD pairs them, one for a one-queue kind and for LLR and CBFC (one ordered stream).
  */
 static int
 port_queues(const struct rsw_cfg_port *cp, const struct rsw_port_kind *k,
@@ -320,8 +320,8 @@ port_queues(const struct rsw_cfg_port *cp, const struct rsw_port_kind *k,
 		n = 1; /* LLR, CBFC: one ordered stream, polled by the port's owner (docs/link.md) */
 	*rss = *rss && n > 1;
 	*nrxq = (uint16_t)n;
-	if (cp->llr || policy == RSW_PORT_Q_ONE)
-		*ntxq = 1;
+	if (cp->llr || cp->cbfc.enable || policy == RSW_PORT_Q_ONE)
+		*ntxq = 1; /* LLR, CBFC: one sender, the owner */
 	else if (k != NULL && k->paired_tx)
 		*ntxq = (uint16_t)n;
 	else
