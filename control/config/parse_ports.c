@@ -24,13 +24,16 @@ enum {
 	P_ROLE,
 	P_IMPAIR,
 	P_LLR,
+	P_RX_DESC,
+	P_TX_DESC,
 	P_N,
 };
 
 static const char *const port_keys[P_N] = {
-	[P_NAME] = "name",     [P_DEVARGS] = "devargs", [P_MAC] = "mac", [P_SPEED] = "speed",
-	[P_IPV4] = "ipv4",     [P_IPV6] = "ipv6",       [P_MTU] = "mtu", [P_ROLE] = "role",
-	[P_IMPAIR] = "impair", [P_LLR] = "llr",
+	[P_NAME] = "name",   [P_DEVARGS] = "devargs", [P_MAC] = "mac",
+	[P_SPEED] = "speed", [P_IPV4] = "ipv4",       [P_IPV6] = "ipv6",
+	[P_MTU] = "mtu",     [P_ROLE] = "role",       [P_IMPAIR] = "impair",
+	[P_LLR] = "llr",     [P_RX_DESC] = "rx_desc", [P_TX_DESC] = "tx_desc",
 };
 
 enum {
@@ -130,7 +133,7 @@ parse_impair(struct ctx *c, yaml_node_t *n, struct rsw_cfg_port *port)
 	struct kv kv[IM_N];
 	int64_t v;
 
-	if (cfg_get_map(c, n, "impair", impair_keys, IM_N, NULL, kv) < 0)
+	if (cfg_get_map(c, n, "impair", impair_keys, IM_N, kv) < 0)
 		return -EINVAL;
 	im->loss_burst = 1;
 	im->seed = 1;
@@ -165,7 +168,7 @@ parse_llr(struct ctx *c, yaml_node_t *n, struct rsw_cfg_port *port)
 	if (n->type != YAML_MAPPING_NODE)
 		return cfg_fail(c, cfg_line_of(n),
 				"'llr' must be true, false or a mapping { enable, fallback }");
-	if (cfg_get_map(c, n, "llr", llr_keys, LLR_N, NULL, kv) < 0)
+	if (cfg_get_map(c, n, "llr", llr_keys, LLR_N, kv) < 0)
 		return -EINVAL;
 	port->llr = true;
 	if (kv[LLR_ENABLE].v != NULL && cfg_get_bool(c, kv[LLR_ENABLE].v, "enable", &port->llr) < 0)
@@ -206,13 +209,16 @@ parse_port(struct ctx *c, yaml_node_t *item, int idx)
 	struct kv kv[P_N];
 	const char *s;
 	int64_t mtu;
+	uint32_t u;
 	int j, role;
 
 	port->line = cfg_line_of(item);
 	port->mtu = 1500;
+	port->rx_desc = RSW_CFG_RX_DESC;
+	port->tx_desc = RSW_CFG_TX_DESC;
 	if (item->type != YAML_MAPPING_NODE)
 		return cfg_fail(c, cfg_line_of(item), "each entry of 'ports' must be a mapping");
-	if (cfg_get_map(c, item, "ports", port_keys, P_N, NULL, kv) < 0)
+	if (cfg_get_map(c, item, "ports", port_keys, P_N, kv) < 0)
 		return -EINVAL;
 	if (kv[P_NAME].v == NULL)
 		return cfg_fail(c, port->line, "missing required key 'name' in 'ports'");
@@ -227,6 +233,7 @@ parse_port(struct ctx *c, yaml_node_t *item, int idx)
 		return cfg_fail(c, port->line, "missing required key 'devargs' in 'ports'");
 	if (cfg_get_text(c, kv[P_DEVARGS].v, "devargs", port->devargs, sizeof(port->devargs)) < 0)
 		return -EINVAL;
+	port->devargs_line = cfg_line_of(kv[P_DEVARGS].v);
 	for (j = 0; j < idx; j++)
 		if (strcmp(c->cfg->ports[j].devargs, port->devargs) == 0)
 			return cfg_fail(c, cfg_line_of(kv[P_DEVARGS].v),
@@ -265,6 +272,7 @@ parse_port(struct ctx *c, yaml_node_t *item, int idx)
 		if (cfg_get_int(c, kv[P_MTU].v, "mtu", CFG_MIN_MTU, CFG_MAX_MTU, &mtu) < 0)
 			return -EINVAL;
 		port->mtu = (uint16_t)mtu;
+		port->mtu_line = cfg_line_of(kv[P_MTU].v);
 	}
 	if (port->has_ipv6 && port->mtu < CFG_MIN_MTU_IPV6)
 		return cfg_fail(c, kv[P_MTU].v != NULL ? cfg_line_of(kv[P_MTU].v) : port->line,
@@ -279,10 +287,20 @@ parse_port(struct ctx *c, yaml_node_t *item, int idx)
 		return -EINVAL;
 	if (kv[P_LLR].v != NULL && parse_llr(c, kv[P_LLR].v, port) < 0)
 		return -EINVAL;
-	/*
-	 * Parsed and checked, but the transmit and receive steps do not call the link layer
-	 * yet (docs/link.md "Not built yet"): refuse rather than silently do nothing.
-	 */
+	port->llr_line = kv[P_LLR].line;
+	/* The PMD's own limits are known at start only (ports.c checks them there). */
+	if (kv[P_RX_DESC].v != NULL) {
+		if (cfg_get_u32(c, kv[P_RX_DESC].v, "rx_desc", 1, RSW_CFG_MAX_DESC, &u) < 0)
+			return -EINVAL;
+		port->rx_desc = (uint16_t)u;
+		port->rx_desc_line = cfg_line_of(kv[P_RX_DESC].v);
+	}
+	if (kv[P_TX_DESC].v != NULL) {
+		if (cfg_get_u32(c, kv[P_TX_DESC].v, "tx_desc", 1, RSW_CFG_MAX_DESC, &u) < 0)
+			return -EINVAL;
+		port->tx_desc = (uint16_t)u;
+		port->tx_desc_line = cfg_line_of(kv[P_TX_DESC].v);
+	}
 	return 0;
 }
 

@@ -13,7 +13,6 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <libgen.h>
 #include <linux/ethtool.h>
 #include <linux/sockios.h>
 #include <net/if.h>
@@ -22,7 +21,6 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <rte_ethdev.h>
@@ -35,8 +33,6 @@
 RTE_LOG_REGISTER(rsw_logtype_ports, rsw.ports, INFO);
 #define PORTS_LOG(level, ...) rte_log(RTE_LOG_##level, rsw_logtype_ports, "railsw: " __VA_ARGS__)
 
-#define RSW_RX_DESC 512
-#define RSW_TX_DESC 512
 /* Rx queues of one port a worker may poll (struct rsw_worker holds RSW_MAX_PORTS * 4). */
 #define RSW_RXQ_PER_WORKER 4
 /* net_af_xdp's UMEM chunks are mempool objects: the kernel wants at least 2048 bytes. */
@@ -98,6 +94,7 @@ static const struct rsw_port_kind port_kinds[] = {
 			  "tests and replay, not performance",
 		.queues = RSW_PORT_Q_FIXED,
 		.mac_ctrl = true,
+		.no_peer = true,
 	},
 	{
 		.name = "net_null",
@@ -109,6 +106,7 @@ static const struct rsw_port_kind port_kinds[] = {
 			  "discards: a sink for benchmarks",
 		.queues = RSW_PORT_Q_ONE,
 		.mac_ctrl = false,
+		.no_peer = true,
 	},
 	{
 		.name = "net_ring",
@@ -137,6 +135,7 @@ static const struct rsw_config *ports_cfg;
 static uint16_t ports_up;                                     /* ports 0..ports_up-1 started */
 static char port_driver[RSW_MAX_PORTS][RTE_DEV_NAME_MAX_LEN]; /* driver name of each port */
 static bool port_mac_ctrl[RSW_MAX_PORTS];                     /* MAC-control frames carried */
+static bool port_rss_hash[RSW_MAX_PORTS]; /* frames carry the NIC's RSS hash (RX_RSS_HASH) */
 
 unsigned int
 rsw_port_kind_count(void)
@@ -168,28 +167,6 @@ rsw_port_kind_of(const char *devargs)
 		if (strcmp(port_kinds[i].name, name) == 0)
 			return &port_kinds[i];
 	return NULL;
-}
-
-bool
-rsw_devargs_value(const char *devargs, const char *key, char *val, size_t len)
-{
-	size_t klen = strlen(key), n;
-	const char *s = strchr(devargs, ',');
-
-	while (s != NULL) {
-		s++;
-		if (strncmp(s, key, klen) == 0 && s[klen] == '=') {
-			s += klen + 1;
-			n = strcspn(s, ",");
-			if (n >= len)
-				n = len - 1;
-			memcpy(val, s, n);
-			val[n] = '\0';
-			return true;
-		}
-		s = strchr(s, ',');
-	}
-	return false;
 }
 
 /* Combined channels of a kernel interface as net_af_xdp counts them (none reported: 1). */
@@ -258,23 +235,6 @@ precheck_af_xdp(const struct rsw_cfg_port *cp, char *err, size_t errlen)
 	return 0;
 }
 
-static int
-precheck_socket_dir(const struct rsw_cfg_port *cp, const char *key, char *err, size_t errlen)
-{
-	char path[RSW_DEVARGS_LEN], *dir;
-	struct stat st;
-
-	if (!rsw_devargs_value(cp->devargs, key, path, sizeof(path)))
-		return 0;
-	dir = dirname(path);
-	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-		snprintf(err, errlen, "port %s: directory '%s' of %s= does not exist", cp->name,
-			 dir, key);
-		return -ENOENT;
-	}
-	return 0;
-}
-
 int
 rsw_ports_precheck(const struct rsw_config *cfg, char *err, size_t errlen)
 {
@@ -288,10 +248,6 @@ rsw_ports_precheck(const struct rsw_config *cfg, char *err, size_t errlen)
 			continue;
 		if (strcmp(k->name, "net_af_xdp") == 0)
 			ret = precheck_af_xdp(&cfg->ports[p], err, errlen);
-		else if (strcmp(k->name, "net_vhost") == 0)
-			ret = precheck_socket_dir(&cfg->ports[p], "iface", err, errlen);
-		else if (strcmp(k->name, "net_memif") == 0)
-			ret = precheck_socket_dir(&cfg->ports[p], "socket", err, errlen);
 	}
 	return ret;
 }
@@ -317,35 +273,15 @@ rsw_port_kind_name(uint16_t p)
 }
 
 bool
-rsw_port_mac_ctrl(uint16_t p)
+rsw_port_rss_hash(uint16_t p)
 {
-	return p < RSW_MAX_PORTS && port_mac_ctrl[p];
-}
-
-void
-rsw_devargs_name(const char *devargs, char *name, size_t len)
-{
-	size_t n = strcspn(devargs, ",");
-
-	if (n >= len)
-		n = len - 1;
-	memcpy(name, devargs, n);
-	name[n] = '\0';
+	return p < RSW_MAX_PORTS && port_rss_hash[p];
 }
 
 bool
-rsw_devargs_is_pci(const char *devargs)
+rsw_port_mac_ctrl(uint16_t p)
 {
-	unsigned int d, b, s, f;
-	char tail;
-
-	if (sscanf(devargs, "%x:%x:%x.%x%c", &d, &b, &s, &f, &tail) == 4)
-		return true;
-	if (sscanf(devargs, "%x:%x:%x.%x,%c", &d, &b, &s, &f, &tail) == 5)
-		return true;
-	if (sscanf(devargs, "%x:%x.%x%c", &b, &s, &f, &tail) == 3)
-		return true;
-	return sscanf(devargs, "%x:%x.%x,%c", &b, &s, &f, &tail) == 4;
+	return p < RSW_MAX_PORTS && port_mac_ctrl[p];
 }
 
 /*
@@ -389,13 +325,15 @@ port_setup(uint16_t p, const struct rsw_cfg_port *cp, struct rte_mempool *pool,
 	   unsigned int n_workers, char *err, size_t errlen)
 {
 	const struct rsw_port_kind *k = rsw_port_kind_of(cp->devargs);
-	struct rte_eth_conf conf = {0};
+	uint8_t rss_key[RSW_PORT_RSS_KEY_MAX];
+	struct rte_mempool *rx_pool;
+	struct rte_eth_conf conf;
 	struct rte_eth_dev_info info;
 	struct rte_eth_txconf txc;
 	struct rte_eth_fc_conf fc;
 	struct rte_ether_addr mac;
 	char name[RSW_DEVARGS_LEN];
-	uint16_t eth, nrxq, ntxq, q;
+	uint16_t eth, nrxq, ntxq, nrxd, ntxd, q;
 	bool rss;
 	int ret;
 
@@ -414,16 +352,11 @@ port_setup(uint16_t p, const struct rsw_cfg_port *cp, struct rte_mempool *pool,
 	ret = port_queues(cp, k, &info, n_workers, &nrxq, &ntxq, &rss, err, errlen);
 	if (ret != 0)
 		return ret;
-	if (rss) {
-		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
-		conf.rx_adv_conf.rss_conf.rss_hf =
-			info.flow_type_rss_offloads &
-			(RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP | RTE_ETH_RSS_TCP);
-	}
-	/* A port that checks IPv4 header checksums says so per frame (RX_IP_CKSUM_GOOD / BAD): the
-	 * parser then trusts it and computes the checksum only when the port does not know. */
-	conf.rxmode.offloads = info.rx_offload_capa & RTE_ETH_RX_OFFLOAD_IPV4_CKSUM;
-	conf.txmode.offloads = info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
+	ret = rsw_port_desc(ports_cfg, cp, &info, &nrxd, &ntxd, err, errlen);
+	if (ret != 0)
+		return ret;
+	rsw_port_conf(ports_cfg, cp, &info, rss, rsw_pools_count() <= 1, &conf, rss_key);
+	port_rss_hash[p] = rss && (conf.rxmode.offloads & RTE_ETH_RX_OFFLOAD_RSS_HASH) != 0;
 	ret = rte_eth_dev_configure(eth, nrxq, ntxq, &conf);
 	if (ret != 0)
 		goto fail;
@@ -434,16 +367,18 @@ port_setup(uint16_t p, const struct rsw_cfg_port *cp, struct rte_mempool *pool,
 			 strerror(-ret));
 		return ret;
 	}
+	/* The pool of the device's NUMA socket (the main one's for virtual devices). */
+	rx_pool = rsw_pools_count() != 0 ? rsw_pool_of_socket(rte_eth_dev_socket_id(eth)) : pool;
 	for (q = 0; q < nrxq; q++) {
-		ret = rte_eth_rx_queue_setup(eth, q, RSW_RX_DESC, rte_eth_dev_socket_id(eth), NULL,
-					     pool);
+		ret = rte_eth_rx_queue_setup(eth, q, nrxd, rte_eth_dev_socket_id(eth), NULL,
+					     rx_pool);
 		if (ret != 0)
 			goto fail;
 	}
 	txc = info.default_txconf;
 	txc.offloads = conf.txmode.offloads;
 	for (q = 0; q < ntxq; q++) {
-		ret = rte_eth_tx_queue_setup(eth, q, RSW_TX_DESC, rte_eth_dev_socket_id(eth), &txc);
+		ret = rte_eth_tx_queue_setup(eth, q, ntxd, rte_eth_dev_socket_id(eth), &txc);
 		if (ret != 0)
 			goto fail;
 	}

@@ -295,7 +295,7 @@ test_describe(void **state)
 	assert_non_null(d);
 	assert_int_equal(json_object_size(d), 1);
 	assert_int_equal(json_array_size(json_object_get(d, "tables")),
-			 16); /* show drops totals, show punt, show kif, show llr */
+			 17); /* show drops totals, show punt, show kif, show llr, show workers */
 	json_array_foreach(json_object_get(d, "tables"), i, t)
 	{
 		assert_int_equal(json_object_size(t), 3);

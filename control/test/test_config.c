@@ -122,7 +122,7 @@ test_duplicate_keys(void **state)
 		   "t.yaml:6: duplicate key 'switch' (first at line 1)");
 	expect_err("switch: { name: a, role: leaf, role: spine }\n",
 		   "t.yaml:1: duplicate key 'role' (first at line 1)");
-	expect_err(HEAD "ports2: x\n", "t.yaml:6: unknown key 'ports2'");
+	expect_err(HEAD "ports2: x\n", "t.yaml:6: unknown key 'ports2'; did you mean 'ports'?");
 	expect_err("switch:\n  name: a\nports:\n  - name: p0\n    devargs: x\n    mtu: 1500\n"
 		   "    mtu: 9000\n",
 		   "t.yaml:7: duplicate key 'mtu' (first at line 6)");
@@ -143,6 +143,15 @@ test_wrong_types(void **state)
 		   "t.yaml:6: 'mtu' must be an integer");
 	expect_err("switch:\n  name: a\nports:\n  - name: p0\n    devargs: x\n    mtu: 1500.5\n",
 		   "t.yaml:6: 'mtu' must be an integer");
+	expect_err("switch:\n  name: a\nports:\n  - name: p0\n    devargs: x\n    rx_desc: 0\n",
+		   "t.yaml:6: 'rx_desc' must be between 1 and 32768 (got 0)");
+	expect_err("switch:\n  name: a\nports:\n  - name: p0\n    devargs: x\n    tx_desc: 65536\n",
+		   "t.yaml:6: 'tx_desc' must be between 1 and 32768 (got 65536)");
+	expect_err("switch:\n  name: a\n  rss: { symmetric: maybe }\nports:\n  - { name: p0, "
+		   "devargs: x }\n",
+		   "t.yaml:3: 'symmetric' must be true or false (got 'maybe')");
+	expect_err("switch:\n  name: a\n  rss: { key: 1 }\nports:\n  - { name: p0, devargs: x }\n",
+		   "t.yaml:3: unknown key 'key' in 'switch.rss'");
 	expect_err("switch: [a]\n", "t.yaml:1: 'switch' must be a mapping");
 	expect_err("switch:\n  name: a\nports: p0\n", "t.yaml:3: 'ports' must be a list");
 	expect_err("switch:\n  name: a\nports:\n  - p0\n",
@@ -186,16 +195,17 @@ test_unknown_keys(void **state)
 	expect_err("switch:\n  name: a\n  colour: red\n",
 		   "t.yaml:3: unknown key 'colour' in 'switch'");
 	expect_err(HEAD "qos:\n  trust: dscp\n  trsut: pcp\n",
-		   "t.yaml:8: unknown key 'trsut' in 'qos'");
+		   "t.yaml:8: unknown key 'trsut' in 'qos'; did you mean 'trust'?");
 	expect_err("switch:\n  name: a\nports:\n  - name: p0\n    devargs: x\n    speeed: 10G\n",
-		   "t.yaml:6: unknown key 'speeed' in 'ports'");
+		   "t.yaml:6: unknown key 'speeed' in 'ports'; did you mean 'speed'?");
 	expect_err(HEAD "neighbors:\n  - { ip: 10.0.1.1, mac: 02:00:00:00:01:01, prot: p0 }\n",
-		   "t.yaml:7: unknown key 'prot' in 'neighbors'");
+		   "t.yaml:7: unknown key 'prot' in 'neighbors'; did you mean 'port'?");
 	expect_err(HEAD "routes:\n  - { prefix: 10.9.0.0/16, nexthop: 10.0.1.1 }\n",
-		   "t.yaml:7: unknown key 'nexthop' in 'routes'");
+		   "t.yaml:7: unknown key 'nexthop' in 'routes'; did you mean 'nexthops'?");
 	expect_err(HEAD "load_balance:\n  hash: crc32\n",
 		   "t.yaml:7: unknown key 'hash' in 'load_balance'");
-	expect_err(HEAD "control:\n  sock: /x\n", "t.yaml:7: unknown key 'sock' in 'control'");
+	expect_err(HEAD "control:\n  sock: /x\n",
+		   "t.yaml:7: unknown key 'sock' in 'control'; did you mean 'socket'?");
 	expect_err("switch:\n  name: a\n  icmp_unreachable: { enable: true, rate: 5 }\n",
 		   "t.yaml:3: unknown key 'rate' in 'switch.icmp_unreachable'");
 }
@@ -412,7 +422,7 @@ test_lb(void **state)
 	expect_err(HEAD "load_balance:\n  hash_fields: []\n",
 		   "t.yaml:7: 'hash_fields' must list at least one field");
 	expect_err(HEAD "load_balance:\n  hash_algorithm: md5\n",
-		   "t.yaml:7: 'hash_algorithm' must be crc32 | toeplitz (got 'md5')");
+		   "t.yaml:7: 'hash_algorithm' must be crc32 | toeplitz | nic (got 'md5')");
 	expect_err(HEAD "load_balance:\n  spray: rr\n",
 		   "t.yaml:7: 'spray' must be round-robin | random (got 'rr')");
 	expect_err(HEAD "load_balance:\n  flowlet_timeout_us: 0\n",

@@ -38,6 +38,8 @@ rsw_lb_hash(const struct rsw_tables *t, const struct rte_mbuf *m, const struct r
 	struct rsw_lb_sel s;
 
 	rsw_lb_sel_init(&s, t);
+	if (unlikely(s.nic) && (m->ol_flags & RTE_MBUF_F_RX_RSS_HASH))
+		return rsw_lb_nic_hash(&s, m);
 	return rsw_lb_hash_parsed(&s, m, info);
 }
 
