@@ -12,15 +12,25 @@
 #include "rsw_table.h"
 
 const struct rsw_table_def *const rsw_tables[] = {
-	&rsw_table_ports,       &rsw_table_queues,
-	&rsw_table_pfc,         &rsw_table_buffer,
-	&rsw_table_pgs,         &rsw_table_drops,
-	&rsw_table_drop_totals, &rsw_table_lb_groups,
-	&rsw_table_lb_members,  &rsw_table_routes,
-	&rsw_table_neighbors,   &rsw_table_icmp,
-	&rsw_table_fpm,         &rsw_table_punt,
-	&rsw_table_kif,         &rsw_table_llr, /* docs/link.md */
-	&rsw_table_workers,     NULL,
+	&rsw_table_ports,
+	&rsw_table_queues,
+	&rsw_table_pfc,
+	&rsw_table_buffer,
+	&rsw_table_pgs,
+	&rsw_table_drops,
+	&rsw_table_drop_totals,
+	&rsw_table_lb_groups,
+	&rsw_table_lb_members,
+	&rsw_table_routes,
+	&rsw_table_neighbors,
+	&rsw_table_icmp,
+	&rsw_table_fpm,
+	&rsw_table_punt,
+	&rsw_table_kif,
+	&rsw_table_llr, /* docs/link.md */
+	&rsw_table_workers,
+	&rsw_table_cbfc, /* docs/link.md */
+	NULL,
 };
 
 const struct rsw_table_def *

@@ -54,7 +54,7 @@ usage(FILE *f)
 		"commands (`%s help` asks the switch for its own list):\n"
 		"  show ports [PORT] | queues [PORT] | pfc [PORT] | buffer [PORT] | llr [PORT]\n"
 		"  show drops | lb | routes | neighbors | icmp | punt | kif | fpm\n"
-		"  show topology | config\n"
+		"  show topology | config | workers\n"
 		"  lookup DST [--src IP] [--proto udp|tcp|N] [--sport N] [--dport N] [--qp N]\n"
 		"         [--dscp N] [--in PORT]  what the workers would do with that frame now\n"
 		"  clear counters\n"

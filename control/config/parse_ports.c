@@ -26,6 +26,7 @@ enum {
 	P_LLR,
 	P_RX_DESC,
 	P_TX_DESC,
+	P_CBFC,
 	P_N,
 };
 
@@ -34,6 +35,7 @@ static const char *const port_keys[P_N] = {
 	[P_SPEED] = "speed", [P_IPV4] = "ipv4",       [P_IPV6] = "ipv6",
 	[P_MTU] = "mtu",     [P_ROLE] = "role",       [P_IMPAIR] = "impair",
 	[P_LLR] = "llr",     [P_RX_DESC] = "rx_desc", [P_TX_DESC] = "tx_desc",
+	[P_CBFC] = "cbfc",
 };
 
 enum {
@@ -286,6 +288,8 @@ parse_port(struct ctx *c, yaml_node_t *item, int idx)
 	if (kv[P_IMPAIR].v != NULL && parse_impair(c, kv[P_IMPAIR].v, port) < 0)
 		return -EINVAL;
 	if (kv[P_LLR].v != NULL && parse_llr(c, kv[P_LLR].v, port) < 0)
+		return -EINVAL;
+	if (kv[P_CBFC].v != NULL && cfg_parse_cbfc(c, kv[P_CBFC].v, port) < 0)
 		return -EINVAL;
 	port->llr_line = kv[P_LLR].line;
 	/* The PMD's own limits are known at start only (ports.c checks them there). */

@@ -71,6 +71,21 @@ enum rsw_cfg_llr_fallback {
 #define RSW_CFG_RX_DESC  1024
 #define RSW_CFG_TX_DESC  1024
 #define RSW_CFG_MAX_DESC 32768
+/* ports[].cbfc.fallback, in the order of the dataplane's enum rsw_cbfc_fallback. */
+enum rsw_cfg_cbfc_fallback {
+	RSW_CFG_CBFC_PFC = 0,
+	RSW_CFG_CBFC_NONE,
+};
+
+/* ports[].cbfc (docs/link.md "Credit-based flow control"). */
+struct rsw_cfg_cbfc {
+	bool enable;                         /* cbfc: true, or a mapping without enable: false */
+	uint16_t bytes_per_credit;           /* 32..2048; default 64 */
+	uint64_t buffer;                     /* bytes granted per lossless TC; 0 = the PG's xoff */
+	enum rsw_cfg_cbfc_fallback fallback; /* default pfc */
+	int line;                            /* line of 'cbfc:' (0: not given) */
+	int buffer_line;                     /* line of 'buffer:' (0: not given) */
+};
 
 struct rsw_cfg_port {
 	char name[RSW_NAME_LEN];
@@ -94,6 +109,7 @@ struct rsw_cfg_port {
 	int tx_desc_line; /* line of tx_desc: (0: not given) */
 	bool llr;         /* llr: enabled */
 	enum rsw_cfg_llr_fallback llr_fallback; /* default best-effort */
+	struct rsw_cfg_cbfc cbfc;               /* cbfc: (enable false when not given) */
 	int devargs_line;                       /* lines of devargs:, mtu: and llr: (0: absent) */
 	int mtu_line;
 	int llr_line;

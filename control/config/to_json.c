@@ -106,6 +106,21 @@ json_ports(const struct rsw_config *cfg, bool *bad)
 					 json_string(cfg_llr_fallbacks[p->llr_fallback]), bad);
 			rsw_cfg_json_set(o, "llr", l, bad);
 		}
+		if (p->cbfc.enable) {
+			json_t *cb = json_object();
+
+			if (cb == NULL)
+				*bad = true;
+			rsw_cfg_json_set(cb, "enable", json_true(), bad);
+			rsw_cfg_json_set(cb, "bytes_per_credit",
+					 json_integer(p->cbfc.bytes_per_credit), bad);
+			if (p->cbfc.buffer != 0)
+				rsw_cfg_json_set(cb, "buffer",
+						 json_integer((json_int_t)p->cbfc.buffer), bad);
+			rsw_cfg_json_set(cb, "fallback",
+					 json_string(cfg_cbfc_fallbacks[p->cbfc.fallback]), bad);
+			rsw_cfg_json_set(o, "cbfc", cb, bad);
+		}
 		rsw_cfg_json_append(a, o, bad);
 	}
 	return a;

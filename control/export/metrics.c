@@ -318,6 +318,7 @@ rsw_metrics_format(const struct rsw_metrics_src *src, size_t *len)
 	emit_reply(&b, &rsw_table_punt, src->punt);
 	emit_reply(&b, &rsw_table_llr, src->llr);
 	emit_reply(&b, &rsw_table_workers, src->workers);
+	emit_reply(&b, &rsw_table_cbfc, src->cbfc);
 	if (b.oom) {
 		free(b.p);
 		errno = ENOMEM;

@@ -31,6 +31,7 @@ struct rsw_metrics_src {
 	const json_t *punt;    /* show punt:   {"punt":[...]} */
 	const json_t *llr;     /* show llr:    {"llr":[...]} */
 	const json_t *workers; /* show workers: {"workers":[...]} */
+	const json_t *cbfc;    /* show cbfc:    {"cbfc":[...]} */
 };
 
 /**

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * DPDK telemetry commands /railsw/ports|queues|pfc|lb|drops|totals|buffer|punt|llr|workers
+ * DPDK telemetry commands /railsw/ports|queues|pfc|lb|drops|totals|buffer|punt|llr|workers|cbfc
  * (docs/observability.md).
  * The callbacks run on DPDK's telemetry thread, which must never touch the control
  * thread's state, so the control thread runs the `show` commands of docs/cli.md through
@@ -53,6 +53,7 @@ enum rsw_tel_table {
 	RSW_TEL_PUNT,
 	RSW_TEL_LLR,
 	RSW_TEL_WORKERS,
+	RSW_TEL_CBFC,
 	RSW_TEL_N,
 };
 
@@ -62,7 +63,7 @@ static const struct rsw_table_def *const tel_table[RSW_TEL_N] = {
 	[RSW_TEL_PFC] = &rsw_table_pfc,         [RSW_TEL_LB] = &rsw_table_lb_groups,
 	[RSW_TEL_DROPS] = &rsw_table_drops,     [RSW_TEL_BUFFER] = &rsw_table_buffer,
 	[RSW_TEL_PUNT] = &rsw_table_punt,       [RSW_TEL_LLR] = &rsw_table_llr,
-	[RSW_TEL_WORKERS] = &rsw_table_workers,
+	[RSW_TEL_WORKERS] = &rsw_table_workers, [RSW_TEL_CBFC] = &rsw_table_cbfc,
 };
 
 /*
@@ -509,6 +510,8 @@ tel_cb(const char *cmd, const char *params, struct rte_tel_data *d)
 		ret = tel_port_rows_locked(RSW_TEL_QUEUES, "tc", cmd, params, d);
 	else if (strcmp(cmd, "/railsw/pfc") == 0)
 		ret = tel_port_rows_locked(RSW_TEL_PFC, "priority", cmd, params, d);
+	else if (strcmp(cmd, "/railsw/cbfc") == 0)
+		ret = tel_port_rows_locked(RSW_TEL_CBFC, "vc", cmd, params, d);
 	else if (strcmp(cmd, "/railsw/lb") == 0)
 		ret = tel_lb_locked(params, d);
 	else if (strcmp(cmd, "/railsw/drops") == 0)
@@ -576,6 +579,8 @@ rsw_telemetry_init(const struct rsw_config *cfg)
 		{"/railsw/workers",
 		 "Per worker: rx queues, frames received, sent and handed off, busy % (show "
 		 "workers). Takes no parameters"},
+		{"/railsw/cbfc",
+		 "Credit-based flow control per lossless TC (show cbfc). Parameters: port name"},
 	};
 	unsigned int i;
 	int ret;

@@ -312,8 +312,8 @@ port_queues(const struct rsw_cfg_port *cp, const struct rsw_port_kind *k,
 			return -EINVAL;
 		}
 	}
-	if (n == 0 || cp->llr)
-		n = 1; /* LLR: one ordered stream, polled by the port's owner (docs/link.md) */
+	if (n == 0 || cp->llr || cp->cbfc.enable)
+		n = 1; /* LLR, CBFC: one ordered stream, polled by the port's owner (docs/link.md) */
 	*rss = *rss && n > 1;
 	*nrxq = (uint16_t)n;
 	*ntxq = k != NULL && k->paired_tx ? (uint16_t)n : 1;

@@ -65,6 +65,11 @@ restart_key(const struct rsw_config *o, const struct rsw_config *n, char *buf, s
 			k = "ipv6";
 		else if (a->llr != b->llr || (a->llr && a->llr_fallback != b->llr_fallback))
 			k = "llr";
+		else if (a->cbfc.enable != b->cbfc.enable ||
+			 (a->cbfc.enable && (a->cbfc.bytes_per_credit != b->cbfc.bytes_per_credit ||
+					     a->cbfc.buffer != b->cbfc.buffer ||
+					     a->cbfc.fallback != b->cbfc.fallback)))
+			k = "cbfc";
 		else if (a->rx_desc != b->rx_desc)
 			k = "rx_desc";
 		else if (a->tx_desc != b->tx_desc)

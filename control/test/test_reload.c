@@ -151,6 +151,7 @@ test_requires_restart(void **state)
 		{"mtu: 1500 }", "mtu: 1500, rx_desc: 2048 }", "ports.p0.rx_desc"},
 		{"mtu: 1500 }", "mtu: 1500, tx_desc: 256 }", "ports.p0.tx_desc"},
 		{"name: ut }", "name: ut, rss: { symmetric: true } }", "switch.rss"},
+		{"mtu: 1500", "mtu: 1500, cbfc: true", "ports.p0.cbfc"},
 	};
 	char msg[128];
 	size_t i;

@@ -44,6 +44,7 @@ rsw_lb_hash(const struct rsw_tables *t, const struct rte_mbuf *m, const struct r
 }
 
 uint16_t rsw_lb_down[RSW_MAX_GROUPS];
+uint16_t rsw_lb_ask[RSW_MAX_GROUPS];
 
 /* Uniform in [0, n). */
 static inline uint32_t

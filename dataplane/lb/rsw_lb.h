@@ -386,6 +386,15 @@ rsw_lb_hash_burst(const struct rsw_tables *t, struct rsw_fam *f, const struct rs
  */
 extern uint16_t rsw_lb_down[RSW_MAX_GROUPS];
 
+/*
+ * Members that are down only because their neighbour failed to resolve (their port is up),
+ * per group, as rsw_lb_down. A frame whose group has no live member goes to one of them
+ * instead of being dropped (group_empty): it finds the neighbour unresolved and is punted to
+ * the control thread (policed as `unresolved`), whose traffic asks the neighbour again.
+ * Written by the control thread with rsw_lb_down (before it), read by workers.
+ */
+extern uint16_t rsw_lb_ask[RSW_MAX_GROUPS];
+
 /**
  * rsw_lb_select for a group of two or more members, live (bit i: member i up) non-zero; hash
  * is the packet's rsw_lb_hash when the caller computed it already, else NULL.

@@ -80,7 +80,12 @@
 	  "dropped by LLR: no headroom for the shim, or a frame too short or segmented")           \
 	X(llr_consumed, 0, COUNTER, "packets", "LLR control frames received (consumed)")           \
 	X(llr_originated, 0, COUNTER, "packets",                                                   \
-	  "LLR frames made: ACK, NACK, INIT, INIT_ECHO and replays (originated)")
+	  "LLR frames made: ACK, NACK, INIT, INIT_ECHO and replays (originated)")                  \
+	X(cbfc_rx_bad, 1, COUNTER, "packets",                                                      \
+	  "dropped by CBFC: credit messages corrupted or malformed (the next one heals)")          \
+	X(cbfc_consumed, 0, COUNTER, "packets", "CBFC credit messages received (consumed)")        \
+	X(cbfc_originated, 0, COUNTER, "packets",                                                  \
+	  "CBFC credit messages made: INIT, INIT_ECHO, CREDIT, CONSUMED (originated)")
 
 #define RSW_FOREACH_PORT_CTR(X)                                                                    \
 	RSW_FOREACH_PORT_TRAFFIC_CTR(X)                                                            \
