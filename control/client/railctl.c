@@ -53,7 +53,7 @@ usage(FILE *f)
 		"\n"
 		"commands (`%s help` asks the switch for its own list):\n"
 		"  show ports [PORT] | queues [PORT] | pfc [PORT] | buffer [PORT] | llr [PORT]\n"
-		"  show drops | lb | routes | neighbors | icmp | punt | kif | fpm\n"
+		"  show cbfc [PORT] | drops | lb | routes | neighbors | icmp | punt | kif | fpm\n"
 		"  show topology | config | workers\n"
 		"  lookup DST [--src IP] [--proto udp|tcp|N] [--sport N] [--dport N] [--qp N]\n"
 		"         [--dscp N] [--in PORT]  what the workers would do with that frame now\n"
