@@ -73,6 +73,8 @@ qp_sendable(const struct qp *q)
 		return 1;
 	if (q->utx.total != RSW_PSN_UNBOUNDED && q->utx.nxt >= q->utx.total)
 		return 0;
+	if (f->cc && (double)(q->utx.nxt - q->utx.una) >= q->cc.cwnd)
+		return 0;
 	return q->utx.nxt - q->utx.una < q->utx.window;
 }
 
@@ -85,7 +87,9 @@ host_tx(struct host *h, uint64_t now)
 
 	if (h->link_next + slack < now)
 		h->link_next = now - slack; /* an idle link saves up no more than 4 packets */
-	while (h->link_next <= now && h->ntx < TXBUF && sent < BURST) {
+	/* Data waits in the NIC, not in an unbounded queue: what is held unsent still goes
+	 * out after a pause arrives, and PFC headroom must cover it. */
+	while (h->link_next <= now && h->ntx < TXDATA && sent < BURST) {
 		struct rte_mbuf *m = NULL;
 		struct qp *q = NULL;
 		uint32_t wire = 0;
@@ -142,8 +146,8 @@ timers(uint64_t tsc)
 			rsw_dcqcn_rp_tick(&q->rp, &g.dp[f->src], ns);
 		if (f->tr == T_ROCE)
 			rsw_gbn_tx_timeout(&q->gtx, ns, rto);
-		else
-			rsw_uet_tx_timeout(&q->utx, ns, rto, 64);
+		else if (rsw_uet_tx_timeout(&q->utx, ns, rto, 64) > 0 && f->cc)
+			rsw_nscc_timeout(&q->cc, &g.nscc);
 	}
 	for (i = 0; i < g.nflows; i++) {
 		struct flow *f = &g.flows[i];
@@ -180,6 +184,9 @@ finite_done(void)
 	for (i = 0; i < g.nflows; i++)
 		if (g.flows[i].bytes != 0 && g.flows[i].done_tsc == 0)
 			return 0;
+	for (i = 0; i < g.npings; i++)
+		if (g.pings[i].got < g.pings[i].count && g.pings[i].sent < 2 * g.pings[i].count)
+			return 0;
 	return 1;
 }
 
@@ -212,6 +219,8 @@ run(void)
 				host_tx(h, now); /* retransmissions while draining */
 			tx_flush(h);
 		}
+		if (g.npings)
+			ping_tick(now);
 		if (now - last_timer >= timer_tsc) {
 			timers(now);
 			last_timer = now;
