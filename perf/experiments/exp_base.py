@@ -10,6 +10,8 @@ import statistics
 import subprocess
 import time
 
+import calib
+
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
@@ -70,6 +72,7 @@ class Exp:
         self.observed = []   # (seen, text): expected directions reported, not asserted
         self.notes = []
         self.config = {}
+        self.calibration = None
         self.fabric = None
         self.commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
                                      capture_output=True, text=True).stdout.strip() or "?"
@@ -327,14 +330,27 @@ class Exp:
 
     # ---- output ---------------------------------------------------------------
 
+    def calibrate(self, topo, speed, host_speed=None, lossless_headroom="96KB"):
+        """Measure the lab first (calib.py): base RTT, BDP, clean permutation."""
+        return calib.calibrate(self, topo, speed,
+                               qos_yaml(lossless=True, headroom=lossless_headroom),
+                               lb_yaml("spray"), host_speed=host_speed)
+
+    def bdp(self):
+        """The measured BDP in bytes (calibration), or None."""
+        return self.calibration["bdp_bytes"] if self.calibration else None
+
     def mode_runs(self, mode):
         return [r for r in self.runs if r["mode"] == mode]
 
     def write(self):
-        doc = {"experiment": self.name, "config": self.config, "runs": self.runs,
+        doc = {"experiment": self.name, "calibration": self.calibration,
+               "config": self.config, "runs": self.runs,
                "checks": [{"ok": ok, "check": t} for ok, t in self.checks],
                "observed": [{"seen": ok, "direction": t} for ok, t in self.observed],
-               "date": self.date, "commit": self.commit, "smoke": self.smoke}
+               "date": self.date, "commit": self.commit, "smoke": self.smoke,
+               "loadavg": list(os.getloadavg())}
+        doc.update(getattr(self, "doc_extra", {}))
         with open(os.path.join(self.out, "results.json"), "w") as f:
             json.dump(doc, f, indent=1)
         try:
@@ -355,6 +371,7 @@ class Exp:
                  "## Setup", ""]
         for k, v in self.config.items():
             lines.append(f"- {k}: {v}")
+        lines += calib.report_lines(self.calibration)
         if dc:
             lines.append(f"- DCQCN defaults at {dc['line_bps'] / 1e6:.0f} Mb/s (time scale "
                          f"{dc['time_scale']:g}): g = {dc['g']:.5f}, CNP interval "

@@ -85,8 +85,12 @@ host_tx(struct host *h, uint64_t now)
 	uint64_t slack = (uint64_t)(4 * 1100 * h->tsc_per_byte);
 	int sent = 0, tried;
 
+	/* An idle link saves up no more than 4 packets, or catchup_us of line: the process
+	 * catches up on what a descheduled NIC would have sent meanwhile. */
+	if (g.catchup_tsc > slack)
+		slack = g.catchup_tsc;
 	if (h->link_next + slack < now)
-		h->link_next = now - slack; /* an idle link saves up no more than 4 packets */
+		h->link_next = now - slack;
 	/* Data waits in the NIC, not in an unbounded queue: what is held unsent still goes
 	 * out after a pause arrives, and PFC headroom must cover it. */
 	while (h->link_next <= now && h->ntx < TXDATA && sent < BURST) {
@@ -352,7 +356,7 @@ main(int argc, char **argv)
 
 		f->start_tsc = g.t0 + (uint64_t)(f->start_s * (double)g.hz);
 		f->stop_tsc = g.t0 + (uint64_t)(f->stop_s * (double)g.hz);
-		if (f->after >= 0) /* waits for deliver() of its predecessor */
+		if (f->nafter > 0) /* waits for deliver() of its predecessors */
 			f->start_tsc = f->stop_tsc = UINT64_MAX;
 	}
 	run();

@@ -20,8 +20,9 @@
 #include "rsw_reliab.h"
 
 #define MAX_HOSTS   32
-#define MAX_FLOWS   256
-#define MAX_QPS     1024
+#define MAX_FLOWS   2048
+#define MAX_QPS     4096
+#define MAX_AFTER   16 /* predecessors of a flow (a collective's dependencies) */
 #define BURST       32
 #define TXBUF       256
 #define TXDATA      16 /* data frames held unsent at most: a NIC stops at a pause */
@@ -39,12 +40,12 @@ enum transport {
 };
 
 /* UET-like PDS header types (uet-ref-prov uet_pkt_hdr.h uses 0x0A for a NACK). */
-#define UET_DATA 0x02
-#define UET_ACK  0x09
-#define UET_NACK 0x0A
-#define UET_LAST 0x01 /* flags: last packet of the message */
-#define UET_PING 0x20 /* rswhost's base-RTT probe (64 B frames) */
-#define UET_PONG 0x21
+#define UET_DATA    0x02
+#define UET_ACK     0x09
+#define UET_NACK    0x0A
+#define UET_LAST    0x01 /* flags: last packet of the message */
+#define UET_PING    0x20 /* rswhost's base-RTT probe (64 B frames) */
+#define UET_PONG    0x21
 #define UET_ACK_LEN 36 /* cum, sack; packets and CE marks covered, trigger PSN, entropy */
 
 /* BTH opcodes (IBTA): RC SEND middle/last, ACKNOWLEDGE; CNP. */
@@ -76,12 +77,12 @@ struct qp {
 	uint64_t *usent;
 	uint32_t *urq;
 	uint8_t *ugot;
-	struct rsw_nscc cc;      /* UET sender's window (flow->cc) */
-	uint16_t ack_cnt;        /* receiver: packets since the last ACK */
-	uint16_t ack_ce;         /* of them CE-marked */
-	uint16_t last_entropy;   /* receiver: entropy of the last data packet */
-	uint8_t last_ce;         /* and whether it was CE-marked */
-	uint32_t last_psn;       /* its PSN */
+	struct rsw_nscc cc;    /* UET sender's window (flow->cc) */
+	uint16_t ack_cnt;      /* receiver: packets since the last ACK */
+	uint16_t ack_ce;       /* of them CE-marked */
+	uint16_t last_entropy; /* receiver: entropy of the last data packet */
+	uint8_t last_ce;       /* and whether it was CE-marked */
+	uint32_t last_psn;     /* its PSN */
 };
 
 struct flow {
@@ -91,33 +92,35 @@ struct flow {
 	enum transport tr;
 	uint64_t bytes;         /* 0 = time-bound */
 	double start_s, stop_s; /* window of a time-bound flow; start of a finite one */
-	int after;              /* index of the flow whose delivery starts this one, or -1 */
+	int nafter;             /* flows whose delivery starts this one (0: none) */
+	int after[MAX_AFTER];   /* their indexes */
+	int after_left;         /* of them not yet delivered */
 	int nqp;
 	struct qp *qps[16];
-	int spray;           /* UET entropy per packet */
-	int cc;              /* UET: the NSCC-like window on */
+	int spray;            /* UET entropy per packet */
+	int cc;               /* UET: the NSCC-like window on */
 	struct rsw_reps reps; /* UET per-packet entropy: oblivious, or REPS-like recycling */
-	int dcqcn;           /* DCQCN reaction on */
-	uint8_t dscp;        /* data DSCP */
-	uint8_t prio;        /* PFC priority of the data */
-	uint16_t sport_base; /* entropy base */
+	int dcqcn;            /* DCQCN reaction on */
+	uint8_t dscp;         /* data DSCP */
+	uint8_t prio;         /* PFC priority of the data */
+	uint16_t sport_base;  /* entropy base */
 	uint64_t start_tsc, stop_tsc;
 	uint64_t done_tsc;    /* all delivered (finite) */
 	uint64_t last_rx_tsc; /* last delivery */
 	uint64_t tx_pkts, tx_bytes, retx_pkts, retx_bytes;
-	uint64_t cnps;        /* CNPs received by the sender */
-	uint64_t trimmed_rx;  /* trimmed arrivals (UET) */
-	uint64_t nacks_rx;    /* NAKs/NACKs received by the sender */
-	uint64_t *bins;       /* delivered bytes per bin */
-	double *rate_bins;    /* sender's summed current rate per bin */
+	uint64_t cnps;       /* CNPs received by the sender */
+	uint64_t trimmed_rx; /* trimmed arrivals (UET) */
+	uint64_t nacks_rx;   /* NAKs/NACKs received by the sender */
+	uint64_t *bins;      /* delivered bytes per bin */
+	double *rate_bins;   /* sender's summed current rate per bin */
 };
 
 /* A base-RTT probe: 64-byte ping-pong from src to dst, one outstanding at a time. */
 struct ping {
 	int src, dst;
-	int count;         /* probes to answer */
+	int count; /* probes to answer */
 	int sent, got;
-	uint32_t seq;      /* outstanding probe */
+	uint32_t seq; /* outstanding probe */
 	uint8_t dscp;
 	uint64_t sent_tsc; /* of the outstanding probe; 0: none */
 	uint64_t next_tsc; /* earliest next probe */
@@ -155,6 +158,7 @@ struct rswhost {
 	struct ping pings[MAX_PINGS];
 	int npings;
 	double pace;                 /* hosts send at this fraction of their link speed */
+	uint64_t catchup_tsc;        /* an idle or descheduled link saves up this much time */
 	struct rsw_nscc_params nscc; /* the UET window's parameters */
 	struct rte_mempool *pool;
 	uint64_t hz;

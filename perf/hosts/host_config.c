@@ -70,6 +70,30 @@ dcqcn_params(struct rsw_dcqcn_params *p, double line)
 	p->min_bps = jnum(o, "min_bps", p->min_bps);
 }
 
+/* "after": a flow id or a list of them (resolved to indexes once every flow is read). */
+static int
+parse_after(struct flow *f, json_t *af)
+{
+	json_t *x;
+	size_t i;
+
+	if (json_is_integer(af)) {
+		f->after[f->nafter++] = (int)json_integer_value(af);
+	} else if (json_is_array(af)) {
+		if (json_array_size(af) > MAX_AFTER) {
+			fprintf(stderr, "rswhost: flow %d: more than %d flows in after\n", f->id,
+				MAX_AFTER);
+			return -1;
+		}
+		json_array_foreach(af, i, x)
+		{
+			f->after[f->nafter++] = (int)json_integer_value(x);
+		}
+	}
+	f->after_left = f->nafter;
+	return 0;
+}
+
 int
 load_config(const char *path)
 {
@@ -99,6 +123,7 @@ load_config(const char *path)
 	g.trim_dscp[1] = (uint8_t)jnum(c, "trim_dscp_lasthop", 21);
 	g.dcqcn_over = json_object_get(c, "dcqcn");
 	g.pace = jnum(c, "pace", 1.0);
+	g.catchup_tsc = (uint64_t)(jnum(c, "catchup_us", 0) * 1e-6 * (double)g.hz);
 	v = json_object_get(c, "nscc");
 	g.nscc = (struct rsw_nscc_params){
 		.max_cwnd = jnum(v, "max_cwnd_pkts", 16),
@@ -186,7 +211,8 @@ load_config(const char *path)
 		f->tr = strcmp(tr, "uet") == 0 ? T_UET : T_ROCE;
 		f->bytes = (uint64_t)jnum(v, "bytes", 0);
 		f->start_s = jnum(v, "start_s", 0);
-		f->after = (int)jnum(v, "after", -1); /* a flow id, resolved below */
+		if (parse_after(f, json_object_get(v, "after")) < 0)
+			return -1;
 		f->stop_s = jnum(v, "stop_s", g.duration_s);
 		f->nqp = (int)jnum(v, "qps", 1);
 		f->spray = strcmp(jstr(v, "entropy", "flow"), "packet") == 0 ||
@@ -196,8 +222,7 @@ load_config(const char *path)
 		f->dscp = (uint8_t)jnum(v, "dscp", 26);
 		f->prio = (uint8_t)jnum(v, "prio", 3) & 7;
 		f->sport_base = (uint16_t)jnum(v, "sport", 49152 + 16 * g.nflows);
-		rsw_reps_init(&f->reps, f->sport_base, 256,
-			      (uint32_t)jnum(v, "seed", 1 + g.nflows),
+		rsw_reps_init(&f->reps, f->sport_base, 256, (uint32_t)jnum(v, "seed", 1 + g.nflows),
 			      strcmp(jstr(v, "entropy", "flow"), "reps") == 0);
 		if (f->src < 0 || f->dst < 0 || f->src == f->dst || f->nqp < 1 || f->nqp > 16 ||
 		    (strcmp(tr, "roce") != 0 && f->tr != T_UET)) {
@@ -272,17 +297,17 @@ load_config(const char *path)
 		struct flow *f = &g.flows[fi];
 		int w;
 
-		if (f->after < 0)
-			continue;
-		for (w = 0; w < g.nflows && g.flows[w].id != f->after; w++)
-			;
-		if (w == g.nflows || w == fi || g.flows[w].bytes == 0) {
-			fprintf(stderr,
-				"rswhost: flow %d: after %d is no finite flow of this run\n", f->id,
-				f->after);
-			return -1;
+		for (int j = 0; j < f->nafter; j++) {
+			for (w = 0; w < g.nflows && g.flows[w].id != f->after[j]; w++)
+				;
+			if (w == g.nflows || w == fi || g.flows[w].bytes == 0) {
+				fprintf(stderr,
+					"rswhost: flow %d: after %d is no finite flow of this run\n",
+					f->id, f->after[j]);
+				return -1;
+			}
+			f->after[j] = w;
 		}
-		f->after = w;
 	}
 	return 0;
 }

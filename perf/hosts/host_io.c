@@ -223,8 +223,7 @@ next_entropy(struct flow *f, struct qp *q)
 /* ---- base-RTT probes ------------------------------------------------------ */
 
 static void
-send_ping(struct host *h, uint32_t dst_ip, uint8_t dscp, uint8_t type, uint32_t seq,
-	  uint32_t idx)
+send_ping(struct host *h, uint32_t dst_ip, uint8_t dscp, uint8_t type, uint32_t seq, uint32_t idx)
 {
 	struct rte_mbuf *m = ctrl_alloc(h);
 	uint8_t *p;
@@ -381,8 +380,12 @@ deliver(struct qp *q, uint32_t len, uint64_t tsc)
 	 * their own start_s. */
 	for (i = 0; i < g.nflows; i++) {
 		struct flow *d = &g.flows[i];
+		int k, hit = 0;
 
-		if (d->after == (int)(f - g.flows)) {
+		for (k = 0; k < d->nafter; k++)
+			hit += d->after[k] == (int)(f - g.flows); /* listed twice: counted twice */
+		d->after_left -= hit;
+		if (hit && d->after_left == 0) {
 			uint64_t at = g.t0 + (uint64_t)(d->start_s * (double)g.hz);
 
 			d->start_tsc = at > tsc ? at : tsc;

@@ -21,13 +21,13 @@
 #include <stdint.h>
 
 struct rsw_nscc_params {
-	double max_cwnd;          /* packets: one BDP (the window starts and is capped here) */
-	double min_cwnd;          /* packets: the floor (1) */
-	uint64_t target_ns;       /* delay target: base RTT plus the queueing allowed */
-	double beta;              /* multiplicative-decrease gain on a marked/trimmed fraction */
-	double fast_gain;         /* per epoch, below target and unmarked: grow by this share
+	double max_cwnd;    /* packets: one BDP (the window starts and is capped here) */
+	double min_cwnd;    /* packets: the floor (1) */
+	uint64_t target_ns; /* delay target: base RTT plus the queueing allowed */
+	double beta;        /* multiplicative-decrease gain on a marked/trimmed fraction */
+	double fast_gain;   /* per epoch, below target and unmarked: grow by this share
 				     of the gap to max_cwnd */
-	double ai;                /* per epoch, above target and unmarked: grow by this (pkts) */
+	double ai;          /* per epoch, above target and unmarked: grow by this (pkts) */
 };
 
 struct rsw_nscc {
