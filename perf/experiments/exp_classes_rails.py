@@ -36,6 +36,7 @@ class Classes(Exp):
                      "bulk in TC 0, RoCE and probes in lossless TC 3, CNPs strict in TC 6",
             "runs per mode": self.runs_n,
         }
+        self.calibrate(topo, fspeed, host_speed=speed)
         qos = qos_yaml(lossless=True, ecn={3: ("8KB", "48KB", 0.2)})
         for mode in self.modes():
             for run in range(self.runs_n):
@@ -226,6 +227,7 @@ class Rails(Exp):
         # railctl's rail-only (radix 64: 32 / S to 1 on both).
         self.counts_eq = [(s, {m: self.plan_counts(self.topo(m, spines=s, **big))
                                for m in self.MODES}) for s in (4, 8, 16)]
+        self.calibrate(self.topo("rail-optimized"), speed)
         qos = qos_yaml(lossless=True, ecn={3: ("8KB", "48KB", 0.2)})
         for mode in self.modes():
             for run in range(self.runs_n):

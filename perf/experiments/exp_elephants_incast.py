@@ -252,11 +252,11 @@ class Elephants(Exp):
 class Incast(Exp):
     name = "incast"
     title = "Incast and its victim: lossy, PFC, DCQCN, trimming"
-    MODES = ["lossy", "pfc", "pfc+dcqcn", "ecn+dcqcn", "trim"]
+    MODES = ["lossy", "pfc", "pfc+dcqcn", "ecn+dcqcn", "uet-lossy", "trim"]
     ECN = {3: ("8KB", "48KB", 0.2)}
 
     def qos(self, mode):
-        if mode == "lossy":
+        if mode in ("lossy", "uet-lossy"):
             return qos_yaml(lossless=False)
         # PFC headroom covers what a link carries while its XOFF takes effect: with the
         # smoke's 400 Mb/s fabric links that is more than at 50 Mb/s.
@@ -303,10 +303,13 @@ class Incast(Exp):
                       f"{self.headroom[:-2]} KB on TC 3; ECN on TC 3 kmin 8 KB, kmax 48 KB, pmax 0.2 (dequeue); trim: "
                       "TC 1 over 32 KB cut to 128 B, DSCP 11/21, into TC 2 (DWRR 1 of 10)",
             "modes": "lossy, pfc, pfc+dcqcn, ecn+dcqcn (lossy fabric): transport roce "
-                     "(go-back-N, RTO 100 ms); trim: transport uet (NACK, selective retransmit) "
-                     "in trim-eligible TC 1",
+                     "(go-back-N, RTO 100 ms); uet-lossy: transport uet (selective repeat) in "
+                     "lossy TC 1 without trimming, the control for trim: the same with "
+                     "trimming (NACK, selective retransmit)",
             "runs per mode": self.runs_n,
         }
+        self.calibrate(topo, fspeed, host_speed=speed,
+                       lossless_headroom=self.headroom)
         for n in ns:
             for mode in self.modes():
                 for run in range(self.runs_n):
@@ -322,8 +325,9 @@ class Incast(Exp):
             l1 = [h["name"] for h in fab.hosts if h["leaf"] == fab.leaves[1]["name"]]
             senders = l1[:4] + (l0[2:6] if n == 8 else [])
             recv, vdst, vsrc = l0[0], l0[1], l1[5]
-            tr = "uet" if mode == "trim" else "roce"
-            dscp = 10 if mode == "trim" else 26
+            uet = mode in ("trim", "uet-lossy")
+            tr = "uet" if uet else "roce"
+            dscp = 10 if uet else 26
             dc = "dcqcn" in mode
             rnd = random.Random(77 + run)
             flows = [{"id": 0, "role": "victim", "src": vsrc, "dst": vdst, "transport": tr,
@@ -334,7 +338,7 @@ class Incast(Exp):
                               "transport": tr, "bytes": msg, "start_s": t_inc, "dscp": dscp,
                               "dcqcn": dc, "sport": 49152 + rnd.randrange(16000)})
             hosts = sorted(set([vsrc, vdst, recv] + senders))
-            tc = 1 if mode == "trim" else 3
+            tc = 1 if uet else 3
             l0n, l1n = fab.leaves[0]["name"], fab.leaves[1]["name"]
             ups = sorted(p[1] for p in fab.ports[l1n] if p[2] == "uplink")
             path = [(l0n, "down0", [tc])] + [(l1n, u, [tc]) for u in ups]
@@ -427,6 +431,16 @@ class Incast(Exp):
         self.check(rb_t < rb_l, f"trim retransmits fewer bytes than lossy ({rb_t} < {rb_l})")
         tr = sum(s["trimmed"] for r in trim for s in r["switches"].values())
         self.check(tr > 0, f"trim: the switches trimmed packets ({tr})")
+        # The control for trimming alone: the same UET-like transport on the same lossy
+        # fabric without trimming (lossy against trim also changes go-back-N).
+        ul = self.by("uet-lossy", n)
+        if ul and trim:
+            to_u = sum(f["timeouts"] for r in ul for f in r["flows"])
+            to_t = sum(f["timeouts"] for r in trim for f in r["flows"])
+            drops_u = sum(self.data_queue_drops(r) for r in ul)
+            (self.check if drops_u else self.observe)(
+                to_t < to_u, f"trimming turns timeouts into NACKs: trim {to_t} timeouts, "
+                f"uet-lossy (same transport, no trimming) {to_u} with {drops_u} drops")
 
     def plots(self):
         p = plt()
