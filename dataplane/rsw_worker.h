@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * The worker loop (DESIGN.md §2-3): rx bursts from the worker's queues, the
+ * The worker loop (docs/architecture.md): rx bursts from the worker's queues, the
  * per-burst pipeline (parse, classify, route, load-balance, rewrite), egress
  * rings per port, and tx of the ports this worker owns.
  *

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * Port set-up (DESIGN.md §4): find each configured device, configure rx
+ * Port set-up (docs/ports.md): find each configured device, configure rx
  * queues as its kind allows (one per worker with RSS; the fixed count of
  * net_af_xdp, net_vhost and net_pcap, all polled; else one), one tx queue
  * (only the owner transmits; net_af_xdp wants them paired), MTU, MAC,

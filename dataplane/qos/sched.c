@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * Step 9 of the packet path, run by a port's owner (DESIGN.md §3, §5): PFC
+ * Step 10 of the packet path, run by a port's owner (docs/architecture.md, docs/qos.md): PFC
  * generation from the port's ingress PG occupancy, the token-bucket shaper at
  * the port's speed (wire bytes = frame + 24), strict-priority TCs then DWRR
  * (byte deficits) over the rest, skipping TCs paused by received PFC, ECN at
