@@ -24,10 +24,11 @@ EFFICIENCY = PAYLOAD / WIRE
 # The hosts' pacing, a fraction of their link speed (rswhost's "pace").
 PACE = 0.97
 # Log2 of the memif rings' slots: a ring is the lab's "wire", and what it holds arrives
-# at once when a descheduled switch runs again. PFC headroom (96 KB) must cover what can
-# arrive after an XOFF: a ring (32 slots of 1.1 KB = 35 KB), the sender's shaper burst
-# (BURST_US: 31 KB at 50 Mb/s) and rswhost's 16 frames held unsent (18 KB).
-RING_LOG2 = 5
+# at once when a descheduled switch runs again. PFC headroom (exp_base.HEADROOM, 128 KB)
+# must cover what can arrive after an XOFF: a ring (64 slots of 1.1 KB = 70 KB), the
+# sender's shaper burst (BURST_US: 31 KB at 50 Mb/s) and rswhost's 16 frames held unsent
+# (18 KB). 32 slots stall a sprayed permutation at a third of line on busy CPUs.
+RING_LOG2 = 6
 # The switches' shaper bucket and the hosts' catch-up, µs of line: a switch or host
 # process descheduled for up to this long on a shared machine sends what it owes
 # afterwards instead of losing it (switch.shaper_burst_us).

@@ -19,10 +19,14 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 # trimmable (TC 1), 11/21 trimmed (TC 2), 26 RoCE/UET data (TC 3), 46 control (TC 7),
 # 48 CNP (TC 6).
 DSCP_MAP = "{ 8: 0, 10: 1, 11: 2, 21: 2, 26: 3, 46: 7, 48: 6 }"
+# PFC headroom of the lossless class: what can arrive after an XOFF on the lab's memif
+# links (calib.RING_LOG2 explains the sum).
+HEADROOM = "128KB"
 
 
 def qos_yaml(lossless=True, ecn=None, trim=False, queue_limit="64KB", dwrr="{ 0: 1, 1: 4, 2: 1, 3: 4 }",
-             total="4MB", xoff="32KB", xon="16KB", headroom="96KB"):
+             total="4MB", xoff="32KB", xon="16KB", headroom=None):
+    headroom = headroom or HEADROOM
     y = ["qos:", "  trust: dscp", f"  dscp_to_tc: {DSCP_MAP}", "  default_tc: 0",
          f"  scheduler: {{ strict: [7, 6], dwrr: {dwrr} }}",
          f"  lossless: [{'3' if lossless else ''}]",
@@ -330,7 +334,7 @@ class Exp:
 
     # ---- output ---------------------------------------------------------------
 
-    def calibrate(self, topo, speed, host_speed=None, lossless_headroom="96KB"):
+    def calibrate(self, topo, speed, host_speed=None, lossless_headroom=None):
         """Measure the lab first (calib.py): base RTT, BDP, clean permutation."""
         return calib.calibrate(self, topo, speed,
                                qos_yaml(lossless=True, headroom=lossless_headroom),

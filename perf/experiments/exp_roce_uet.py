@@ -69,8 +69,8 @@ class RoceVsUet(Exp):
             "arms": "; ".join(f"{k}: {v['what']}" for k, v in ARMS.items()),
             "switch": f"ECN on the data class kmin {ECN[0]}, kmax {ECN[1]}, pmax {ECN[2]} "
                       f"({8192 / bdp:.1f}-{49152 / bdp:.1f} BDP) in every arm (only the hosts' "
-                      f"reaction differs); PFC xoff 32 KB, xon 16 KB, headroom 96 KB "
-                      f"({32768 / bdp:.0f}, {16384 / bdp:.0f}, {98304 / bdp:.0f} BDP) on TC 3; lossy "
+                      f"reaction differs); PFC xoff 32 KB, xon 16 KB, headroom 128 KB "
+                      f"({32768 / bdp:.0f}, {16384 / bdp:.0f}, {131072 / bdp:.0f} BDP) on TC 3; lossy "
                       f"queue limit 64 KB ({65536 / bdp:.0f} BDP); trim (U1, U2) over 32 KB "
                       f"({32768 / bdp:.0f} BDP) to 128 B into TC 2, DWRR share 1 of 10",
             "hosts": f"window 64 packets (go-back-N and UET without CC); NSCC-like window "
