@@ -9,9 +9,11 @@ from the one before it. Sizes are in BDP (the calibration's measured BDP), print
 """
 
 import os
+import random
 import statistics
 
 import calib
+import fluid
 from lab import Fabric
 from exp_base import Exp, lb_yaml, plt, qos_yaml
 
@@ -201,11 +203,16 @@ class RoceVsUet(Exp):
     def fluid_bound(self, mscale):
         """A lower bound on one step: the all-to-all's bytes through each host link (7
         messages; the cross-leaf share over 4 uplinks is less) and 14 dependent all-reduce
-        steps, each a chunk's wire time plus half a base RTT, at the line's goodput."""
+        steps, each a chunk's wire time plus half the smallest base RTT (a step waits for
+        its predecessor's delivery), at the line's goodput."""
         cal = self.calibration
         line = cal["link_bps"] * calib.EFFICIENCY / 8
-        half = cal["base_rtt_us"] * 1e-6 / 2
-        return 7 * 3 * self.bdp * mscale / line + half + \
+        half = cal["base_rtt_min_us"] * 1e-6 / 2
+        # The all-to-all as a traffic matrix, sprayed (splittable): max-min rates, in lines.
+        leaf_of = {(l, h): l for l in range(2) for h in range(4)}
+        pairs = [(a, b) for a in leaf_of for b in leaf_of if a != b]
+        rates = fluid.traffic_matrix(pairs, leaf_of, 4, True, random.Random(1))
+        return 3 * self.bdp * mscale / (min(rates) * line) + half + \
             14 * (8 * self.bdp * mscale / line + half)
 
     def arm_runs(self, arm, variant="base"):
