@@ -33,6 +33,10 @@ def qos_yaml(lossless=True, ecn=None, trim=False, queue_limit="64KB", dwrr="{ 0:
          "  buffer:", f"    total: {total}", f"    queue_limit: {queue_limit}"]
     if lossless:
         y.append(f"    pfc: {{ xoff: {xoff}, xon: {xon}, headroom: {headroom}, quanta: 65535 }}")
+        # A storm is a TC paused 2 s without progress: the lab's time runs about 100x
+        # slower than a 400G fabric's (its RTT), and a switch process descheduled on busy
+        # CPUs holds its XON back for tens of ms (the default 200 ms dropped frames there).
+        y.append("  pfc_watchdog: { detect_ms: 2000, restore_ms: 2000, action: drop }")
     if ecn:
         y.append("  ecn:")
         for tc, (kmin, kmax, pmax) in ecn.items():
