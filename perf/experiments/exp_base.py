@@ -123,7 +123,7 @@ class Exp:
 
             def sampler(stop_ev, t0):
                 while not stop_ev.is_set():
-                    series["t"].append(round(time.time() - t0, 3))
+                    series["t"].append(time.time())  # on the hosts' clock below
                     for sw, port, _ in sample_port:
                         d = 0
                         try:
@@ -138,6 +138,10 @@ class Exp:
             hosts, flows, params, os.path.join(self.out, f"hosts-{tag}.json"),
             timeout=params["max_s"] + 30, sampler=sampler)
         snap = fab.snapshot()
+        # The sampler's times on the hosts' clock: rswhost's time 0 (its flows' start_s) is
+        # after its EAL start, its links and settle_ms, which the sampler does not see.
+        t0h = stats.get("t0_unix")
+        series["t"] = [round(x - t0h, 3) for x in series["t"]] if t0h else []
         cpu_total = sum(sw_cpu.values()) + stats["cpu_s"]
         rec = {"mode": mode, "transport": transport, "run": run,
                "flows": [self.flow_record(f) for f in stats["flows"]],

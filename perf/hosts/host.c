@@ -351,6 +351,14 @@ main(int argc, char **argv)
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
 	w0 = rte_rdtsc();
 	g.t0 = w0 + g.hz / 20;
+	{
+		struct timespec rt;
+
+		/* The wall-clock time of t0: samplers outside the process (the experiments'
+		 * queue sampler) put their times on this clock. */
+		clock_gettime(CLOCK_REALTIME, &rt);
+		g.t0_unix = (double)rt.tv_sec + (double)rt.tv_nsec / 1e9 + 0.05;
+	}
 	for (i = 0; i < g.nflows; i++) {
 		struct flow *f = &g.flows[i];
 

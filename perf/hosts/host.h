@@ -164,6 +164,7 @@ struct rswhost {
 	uint64_t hz;
 	double ns_per_tsc;
 	uint64_t t0;       /* start of the run */
+	double t0_unix;    /* its wall-clock time (CLOCK_REALTIME, s) */
 	double duration_s; /* time-bound flows' latest stop; a run ends after it */
 	double max_s;      /* hard limit */
 	double drain_s;    /* after the last flow: wait for outstanding packets */

@@ -488,6 +488,7 @@ write_stats(const char *path, double cpu_s, double wall_s)
 	json_object_set_new(o, "payload", json_integer(g.payload));
 	json_object_set_new(o, "window", json_integer(g.window));
 	json_object_set_new(o, "wall_s", json_real(wall_s));
+	json_object_set_new(o, "t0_unix", json_real(g.t0_unix));
 	json_object_set_new(o, "cpu_s", json_real(cpu_s));
 	json_object_set_new(o, "outstanding_qps", json_integer(outstanding()));
 	if (json_dump_file(o, path, JSON_COMPACT) != 0) {
