@@ -69,6 +69,7 @@ class Exp:
     name = "?"
     title = "?"
     SMOKE_RUNS = 1   # runs per mode of --smoke without --runs
+    RUNS_TABLE = True  # report.md lists every run (experiments with their own table: False)
 
     def __init__(self, a):
         self.a = a
@@ -398,8 +399,26 @@ class Exp:
         lines += [""]
         return lines
 
+    def report_runs(self):
+        """Every run on its own, from the counters every run has."""
+        lines = ["", "## Every run", "",
+                 "| mode | run | flows complete | slowest FCT s | retransmits | timeouts | "
+                 "drops | lossless drops | XOFF | CPU share |", "|---|---|---|---|---|---|---|---|---|---|"]
+        for r in self.runs:
+            fl = r.get("flows", [])
+            sw = list(r.get("switches", {}).values())
+            fct = max(((f.get("fct_s") or 0) for f in fl), default=0)
+            lines.append(
+                f"| {r['mode']} | {r.get('run')} | {sum(1 for f in fl if f.get('complete'))}/"
+                f"{len(fl)} | {fct:.3f} | {sum(f.get('retransmits', 0) for f in fl)} | "
+                f"{sum(f.get('timeouts', 0) for f in fl)} | {sum(s.get('dropped', 0) for s in sw)} | "
+                f"{sum(s.get('lossless_drops', 0) for s in sw)} | {sum(s.get('tx_xoff', 0) for s in sw)} | "
+                f"{r.get('cpu', {}).get('share_of_2_cores', '')} |")
+        return lines
+
     def report_checks(self):
-        lines = ["", "## Checks", ""]
+        lines = self.report_runs() if self.RUNS_TABLE else []
+        lines += ["", "## Checks", ""]
         for ok, t in self.checks:
             lines.append(f"- {'PASS' if ok else 'FAIL'}: {t}")
         for ok, t in self.observed:

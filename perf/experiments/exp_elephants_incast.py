@@ -23,6 +23,7 @@ class Elephants(Exp):
              "tcp-spray"]
     SMOKE_RUNS = 4   # a hash collision is a sample: compare means over runs
     FULL_RUNS = 10   # hash seeds of a full run (hash-dependent modes need >= 10)
+    RUNS_TABLE = False  # its own per-run table
 
     def run(self):
         speed = "50M"

@@ -48,6 +48,7 @@ class RoceVsUet(Exp):
     MODES = list(ARMS)
     SMOKE_RUNS = 1
     FULL_RUNS = 3
+    RUNS_TABLE = False  # its own per-run table
 
     def run(self):
         speed = "50M"
