@@ -16,9 +16,9 @@ import calib
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
 # DSCP plan (the lab's, as config/uet-trim-lab.yaml): 8 bulk (TC 0, lossy), 10 UET
-# trimmable (TC 1), 11/21 trimmed (TC 2), 26 RoCE/UET data (TC 3), 46 control (TC 7),
-# 48 CNP (TC 6).
-DSCP_MAP = "{ 8: 0, 10: 1, 11: 2, 21: 2, 26: 3, 46: 7, 48: 6 }"
+# trimmable (TC 1), 11/21 trimmed (TC 2), 26 RoCE/UET data (TC 3), 34 small messages
+# (TC 5), 46 control (TC 7), 48 CNP (TC 6).
+DSCP_MAP = "{ 8: 0, 10: 1, 11: 2, 21: 2, 26: 3, 34: 5, 46: 7, 48: 6 }"
 # PFC headroom of the lossless class: what can arrive after an XOFF on the lab's memif
 # links (calib.RING_LOG2 explains the sum).
 HEADROOM = "128KB"

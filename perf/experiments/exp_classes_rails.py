@@ -13,7 +13,7 @@ from exp_base import Exp, lb_yaml, plt, qos_yaml
 class Classes(Exp):
     name = "classes"
     title = "Traffic classes: bulk beside RoCE, ETS shares, small-message latency"
-    MODES = ["idle", "fifo", "ets"]
+    MODES = ["idle", "fifo", "fifo+dcqcn", "ets"]
 
     def run(self):
         speed, fspeed = "50M", "100M"
@@ -32,13 +32,20 @@ class Classes(Exp):
             "probes": f"{nprobe} RoCE messages of 32 KiB, one every 0.1 s from 0.3 s, leaf 0 "
                       "host 1 -> leaf 0 host 0, in the RoCE class; their completion time is "
                       "the small class's latency",
-            "modes": "idle: probes alone; fifo: everything in TC 0 (one queue, lossy); ets: "
-                     "bulk in TC 0, RoCE and probes in lossless TC 3, CNPs strict in TC 6",
+            "modes": "idle: probes alone (in their class of ets); fifo: everything in TC 0 (one "
+                     "queue, lossy); fifo+dcqcn: the same with ECN on TC 0 and DCQCN on the "
+                     "RoCE flow and the probes (the control for ets: only the classes differ); "
+                     "ets: bulk in TC 0, RoCE in lossless TC 3 (DCQCN), probes in their own "
+                     "TC 5 (DSCP 34, DWRR weight 2), CNPs strict in TC 6",
             "runs per mode": self.runs_n,
         }
         self.calibrate(topo, fspeed, host_speed=speed)
-        qos = qos_yaml(lossless=True, ecn={3: ("8KB", "48KB", 0.2)})
+        ecn = ("8KB", "48KB", 0.2)
         for mode in self.modes():
+            qos = qos_yaml(lossless=True, ecn={0: ecn, 3: ecn} if mode == "fifo+dcqcn" else
+                           {3: ecn}, dwrr="{ 0: 1, 1: 4, 2: 1, 3: 4, 5: 2 }")
+            fifo = mode.startswith("fifo")
+            dc = mode in ("ets", "fifo+dcqcn")
             for run in range(self.runs_n):
                 fab = Fabric(self.a.build, "cl", topo, fspeed, qos, lb_yaml("hash", run + 1),
                              host_speed=speed, log=self.log)
@@ -47,7 +54,8 @@ class Classes(Exp):
                     h = {x["name"]: x for x in fab.hosts}
                     l0 = sorted(n for n in h if n.startswith("server-su0"))
                     l1 = sorted(n for n in h if n.startswith("server-su1"))
-                    dscp_bulk, dscp_roce = (8, 8) if mode == "fifo" else (8, 26)
+                    dscp_bulk, dscp_roce = (8, 8) if fifo else (8, 26)
+                    dscp_probe = 8 if fifo else 34
                     flows = []
                     if mode != "idle":
                         flows.append({"id": 0, "role": "background", "src": l1[0],
@@ -56,14 +64,14 @@ class Classes(Exp):
                                       "sport": 50000 + run})
                         flows.append({"id": 1, "role": "victim", "src": l1[1], "dst": l0[0],
                                       "transport": "roce", "bytes": 0, "stop_s": dur,
-                                      "dscp": dscp_roce, "dcqcn": mode == "ets",
-                                      "prio": 3 if mode == "ets" else 0,
+                                      "dscp": dscp_roce, "dcqcn": dc,
+                                      "prio": 0 if fifo else 3,
                                       "sport": 51000 + run})
                     for k in range(nprobe):
                         flows.append({"id": 10 + k, "role": "incast", "src": l0[1],
                                       "dst": l0[0], "transport": "roce", "bytes": 32 << 10,
-                                      "start_s": 0.3 + 0.1 * k, "dscp": dscp_roce,
-                                      "prio": 3 if mode == "ets" else 0, "dcqcn": mode == "ets",
+                                      "start_s": 0.3 + 0.1 * k, "dscp": dscp_probe,
+                                      "prio": 0 if fifo else 5, "dcqcn": dc,
                                       "sport": 52000 + 7 * k + run})
                     for f in flows:
                         f["role"] = {"incast": "probe"}.get(f["role"], f["role"])
@@ -99,12 +107,19 @@ class Classes(Exp):
         self.check(ll == 0, f"ets: no lossless drops ({ll})")
         pe = self.mean([self.mean(self.probes(r)) for r in ets])
         pf = self.mean([self.mean(self.probes(r)) for r in fifo])
+        fd = self.mode_runs("fifo+dcqcn")
+        pfd = self.mean([self.mean(self.probes(r)) for r in fd]) if fd else None
         pi = self.mean([self.mean(self.probes(r)) for r in idle])
         inc = sum(1 for r in ets + idle for x in self.probes(r) if x is None)
         self.check(inc == 0, f"idle, ets: every probe message completed ({inc} did not)")
         self.check(pe is not None and pf is not None and pe < pf,
                    f"ets: probes complete sooner than in one shared queue (mean {pe:.4f} s < "
                    f"{pf if pf is not None else float('nan'):.4f} s; idle {pi:.4f} s)")
+        if pfd is not None:
+            # The control: one queue with DCQCN too, so only the classes differ.
+            self.observe(pe is not None and pe < pfd,
+                         f"ets: probes complete sooner than in one queue with DCQCN (mean "
+                         f"{pe:.4f} s < {pfd:.4f} s)")
 
     def plots(self):
         p = plt()
