@@ -310,6 +310,7 @@ class RoceVsUet(Exp):
         ax[1].set_ylabel("mean phase time (s)")
         ax[1].legend(fontsize=7)
         ax[2].set_ylabel("retransmitted / delivered bytes (%)")
+        ax[2].set_ylim(bottom=0)
         for x in ax:
             x.set_xticks(range(len(arms)), arms)
         ax[0].set_title("step time over the fluid bound")
