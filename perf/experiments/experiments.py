@@ -24,6 +24,7 @@ from exp_base import Exp, ROOT, lb_yaml, plt, qos_yaml  # noqa: E402
 from exp_elephants_incast import Elephants, Incast  # noqa: E402
 from exp_classes_rails import Classes, Rails  # noqa: E402
 from exp_roce_uet import RoceVsUet  # noqa: E402
+from exp_distance import Distance  # noqa: E402
 
 
 class Calibrate(Exp):
@@ -47,6 +48,7 @@ class Calibrate(Exp):
 
 EXPERIMENTS = {"calibrate": Calibrate, "elephants": Elephants, "incast": Incast, "classes": Classes, "rails": Rails}
 EXPERIMENTS["roce-vs-uet"] = RoceVsUet
+EXPERIMENTS["distance"] = Distance
 EXPERIMENTS["llr"] = __import__("llr").make(Exp, qos_yaml, lb_yaml, plt)  # docs/link.md
 
 

@@ -76,8 +76,10 @@ class Fabric:
     float_cpus = True  # lcores may run on either CPU (see start_once)
 
     def __init__(self, build, tag, topology, speed, qos_yaml, lb_yaml, idle_us=100,
-                 host_speed=None, mem=384, log=print, extra_switch_yaml="", host_kind="memif"):
+                 host_speed=None, mem=384, log=print, extra_switch_yaml="", host_kind="memif",
+                 port_extra=None):
         self.build = os.path.abspath(build)
+        self.port_extra = port_extra      # (switch, port) -> more keys of that port, or ""
         self.tag = tag
         self.prefix = f"rswx-{tag}"
         self.state = f"/run/rswx/{tag}"
@@ -180,8 +182,9 @@ class Fabric:
                     h = next(h for h in self.hosts if h["sock"] == sock)
                     dev = f"net_tap{j},iface={h['iface']}"
                 spd = self.host_speed if ln["kind"] == "server" else self.speed
+                more = self.port_extra(name, pname) if self.port_extra else ""
                 lines.append(f'  - {{ name: {pname}, devargs: "{dev}", mac: "{mac}", '
-                             f'role: {role}, speed: {spd} }}')
+                             f'role: {role}, speed: {spd}{", " + more if more else ""} }}')
                 if ln["kind"] == "server":
                     h = next(h for h in self.hosts if h["sock"] == sock)
                     h["gw_mac"] = mac
