@@ -25,7 +25,7 @@ HEADROOM = "128KB"
 
 
 def qos_yaml(lossless=True, ecn=None, trim=False, queue_limit="64KB", dwrr="{ 0: 1, 1: 4, 2: 1, 3: 4 }",
-             total="4MB", xoff="32KB", xon="16KB", headroom=None):
+             total="4MB", xoff="32KB", xon="16KB", headroom=None, trim_threshold="32KB"):
     headroom = headroom or HEADROOM
     y = ["qos:", "  trust: dscp", f"  dscp_to_tc: {DSCP_MAP}", "  default_tc: 0",
          f"  scheduler: {{ strict: [7, 6], dwrr: {dwrr} }}",
@@ -43,7 +43,7 @@ def qos_yaml(lossless=True, ecn=None, trim=False, queue_limit="64KB", dwrr="{ 0:
             y.append(f"    {tc}: {{ kmin: {kmin}, kmax: {kmax}, pmax: {pmax} }}")
         y.append("  ecn_mark_point: dequeue")
     if trim:
-        y += ["  trim:", "    tcs: [1]", "    threshold: 32KB", "    size: 128", "    dscp: 11",
+        y += ["  trim:", "    tcs: [1]", f"    threshold: {trim_threshold}", "    size: 128", "    dscp: 11",
               "    dscp_lasthop: 21", "    tc: 2"]
     y.append("  cnp: { tc: 6 }")
     return "\n".join(y)

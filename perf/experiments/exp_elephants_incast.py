@@ -268,7 +268,10 @@ class Incast(Exp):
             return qos_yaml(lossless=True, ecn=self.ECN, headroom=hr)
         if mode == "ecn+dcqcn":
             return qos_yaml(lossless=False, ecn=self.ECN)
-        return qos_yaml(lossless=False, trim=True)
+        # Trimming near one BDP (a queue longer than a round trip's worth is a sign to cut),
+        # and the trimmed headers' class a 25 % DWRR share against the data's (3 : 1).
+        return qos_yaml(lossless=False, trim=True, trim_threshold=self.trim_threshold,
+                        dwrr="{ 0: 1, 1: 3, 2: 1, 3: 4 }")
 
     def run(self):
         speed = "50M"
@@ -302,15 +305,20 @@ class Incast(Exp):
             "victim": f"a long flow from the last host of leaf 1 to host 1 of leaf 0, 0-{dur} s",
             "switch": "queue_limit 64 KB (lossy TCs); PFC xoff 32 KB, xon 16 KB, headroom "
                       f"{self.headroom[:-2]} KB on TC 3; ECN on TC 3 kmin 8 KB, kmax 48 KB, pmax 0.2 (dequeue); trim: "
-                      "TC 1 over 32 KB cut to 128 B, DSCP 11/21, into TC 2 (DWRR 1 of 10)",
+                      "see below",
             "modes": "lossy, pfc, pfc+dcqcn, ecn+dcqcn (lossy fabric): transport roce "
                      "(go-back-N, RTO 100 ms); uet-lossy: transport uet (selective repeat) in "
                      "lossy TC 1 without trimming, the control for trim: the same with "
                      "trimming (NACK, selective retransmit)",
             "runs per mode": self.runs_n,
         }
-        self.calibrate(topo, fspeed, host_speed=speed,
-                       lossless_headroom=self.headroom)
+        cal = self.calibrate(topo, fspeed, host_speed=speed,
+                             lossless_headroom=self.headroom)
+        # One BDP, at least 4 KB (railsw's smallest useful threshold: a few packets).
+        self.trim_threshold = f"{max(4, round(cal['bdp_bytes'] / 1024))}KB"
+        self.config["trim"] = (f"TC 1 over {self.trim_threshold} (about one BDP, "
+                               f"{cal['bdp_bytes']} B) cut to 128 B, DSCP 11/21, into TC 2 "
+                               "with a 25 % DWRR share against TC 1 (weights 1 : 3)")
         for n in ns:
             for mode in self.modes():
                 for run in range(self.runs_n):

@@ -25,6 +25,7 @@ from exp_elephants_incast import Elephants, Incast  # noqa: E402
 from exp_classes_rails import Classes, Rails  # noqa: E402
 from exp_roce_uet import RoceVsUet  # noqa: E402
 from exp_distance import Distance  # noqa: E402
+from exp_checkpoint import Checkpoint  # noqa: E402
 
 
 class Calibrate(Exp):
@@ -49,6 +50,7 @@ class Calibrate(Exp):
 EXPERIMENTS = {"calibrate": Calibrate, "elephants": Elephants, "incast": Incast, "classes": Classes, "rails": Rails}
 EXPERIMENTS["roce-vs-uet"] = RoceVsUet
 EXPERIMENTS["distance"] = Distance
+EXPERIMENTS["checkpoint"] = Checkpoint
 EXPERIMENTS["llr"] = __import__("llr").make(Exp, qos_yaml, lb_yaml, plt)  # docs/link.md
 
 
