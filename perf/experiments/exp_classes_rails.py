@@ -193,8 +193,10 @@ class Rails(Exp):
     SMOKE_RUNS = 2
 
     def topo(self, design, sus=2, servers=2, rails=2, spines=None, radix=16):
+        # Equal capacity: 2 uplinks per leaf on both designs (rail-optimized: one to each of
+        # 2 spines; rail-only: 2 parallel links to its rail's spine), 1:1 with 2 servers.
         return dict(design=design, sus=sus, servers_per_su=servers, rails=rails,
-                    spines=spines or (2 if design == "rail-optimized" else 1), radix=radix,
+                    spines=spines or 2, radix=radix,
                     gpu_prefix="10.0.0.0/8", fabric_prefix="172.16.0.0/12")
 
     def plan_counts(self, topo):
@@ -220,8 +222,9 @@ class Rails(Exp):
         chunk = (128 << 10) if self.smoke else (512 << 10)
         self.config = {
             "topology": "2 SUs x 2 servers x 2 rails (8 NICs): rail-optimized = 4 leaves + 2 "
-                        "spines shared by the rails; rail-only = 4 leaves + 1 spine per rail "
-                        "(railctl plan)",
+                        "spines shared by the rails; rail-only = 4 leaves + 1 spine per rail, each "
+                        "leaf with 2 parallel uplinks to it (railctl plan): equal capacity, "
+                        "1:1 on both",
             "link speed": f"{speed} b/s on every NIC and fabric link",
             "scale-up": f"{scaleup / 1e6:.0f} Mb/s per GPU inside a server (NVLink stand-in, 8x "
                         "the NIC): on rail-only a flow to another rail is first copied to the "
@@ -386,8 +389,8 @@ class Rails(Exp):
         lines = self.report_header()
         lines += ["## Results", "",
                   "| design | switches | fabric links | all-reduce s | all-to-all s | "
-                  "mean hops (all-to-all, by flow) | leaf-up / spine / leaf-down MB (all-to-all) |",
-                  "|---|---|---|---|---|---|---|"]
+                  "mean hops (all-to-all, by flow) | leaf-up / spine / leaf-down MB (all-to-all) "
+                  "| CNPs (all runs) |", "|---|---|---|---|---|---|---|---|"]
         for m in self.MODES:
             c = self.counts[m]
             rs = self.sel(m, "alltoall")
@@ -398,7 +401,8 @@ class Rails(Exp):
                 f"{self.spread([self.coll_time(r) for r in self.sel(m, 'allreduce')])} | "
                 f"{self.spread([self.coll_time(r) for r in rs])} | {hops:.2f} | "
                 f"{tl['leaf_up'] / 1e6:.1f} / {tl['spine'] / 1e6:.1f} / "
-                f"{tl['leaf_down'] / 1e6:.1f} |")
+                f"{tl['leaf_down'] / 1e6:.1f} | "
+                f"{sum(f['cnps'] for r in self.sel(m, 'allreduce') + rs for f in r['flows'])} |")
         big = self.counts_big
         lines += ["", "At a larger size (railctl plan only, no traffic: 8 SUs x 32 servers x 8 "
                   "rails, radix 64; rail-optimized with 16 spines, rail-only with 4 per rail):",

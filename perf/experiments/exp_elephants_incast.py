@@ -437,7 +437,11 @@ class Incast(Exp):
                    f"({sum(f['complete'] for f in inc)}/{len(inc)})")
         rb_t = sum(f["retransmit_bytes"] for r in trim for f in r["flows"])
         rb_l = sum(f["retransmit_bytes"] for r in lossy for f in r["flows"])
-        self.check(rb_t < rb_l, f"trim retransmits fewer bytes than lossy ({rb_t} < {rb_l})")
+        # Reported: lossy against trim changes the transport too (go-back-N against selective
+        # repeat), and an uncontrolled sender trimmed at one BDP resends many headers' worth;
+        # trimming's own effect is asserted against uet-lossy below.
+        self.observe(rb_t < rb_l, f"trim retransmits fewer bytes than lossy go-back-N ({rb_t} "
+                     f"< {rb_l})")
         tr = sum(s["trimmed"] for r in trim for s in r["switches"].values())
         self.check(tr > 0, f"trim: the switches trimmed packets ({tr})")
         # The control for trimming alone: the same UET-like transport on the same lossy
