@@ -36,7 +36,14 @@ ARMS = {
                dcqcn=False, entropy="packet", trim=True, cc="nscc", dscp=10, tc=1),
     "U3": dict(what="U2 over PFC instead of trimming", tr="uet", lossless=True, qps=1,
                dcqcn=False, entropy="packet", trim=False, cc="nscc", dscp=26, tc=3),
+    "U2d": dict(what="U2 with one degraded leaf-spine link (5 % loss each way)", tr="uet",
+                lossless=False, qps=1, dcqcn=False, entropy="packet", trim=True, cc="nscc",
+                dscp=10, tc=1, degraded=True),
+    "U2r": dict(what="U2d with REPS-like entropy recycling", tr="uet", lossless=False, qps=1,
+                dcqcn=False, entropy="reps", trim=True, cc="nscc", dscp=10, tc=1,
+                degraded=True),
 }
+LOSS = 0.05  # the degraded link's loss probability, each direction
 # Robustness variants of a full run: (name, message scale, DCQCN time scale, arms).
 VARIANTS = [("base", 1, 20, list(ARMS)), ("messages x10", 10, 20, ["R1", "R2", "U1", "U2"]),
             ("DCQCN time scale x4", 1, 80, ["R1", "R2", "U1", "U2"])]
@@ -137,8 +144,13 @@ class RoceVsUet(Exp):
 
     def arm_run(self, speed, arm, run, vname, mscale, ts):
         a = ARMS[arm]
+        def degrade(sw, port):
+            # Leaf 0's first uplink and the spine port facing it.
+            bad = (sw.startswith("leaf-su0") and port == "up0") or \
+                (sw == "spine-0" and port == "down0")
+            return f"impair: {{ loss: {LOSS}, seed: {run + 7} }}" if bad else ""
         fab = Fabric(self.a.build, "ru", TOPO, speed, self.qos(a), lb_yaml("hash", seed=run + 1),
-                     log=self.log)
+                     log=self.log, port_extra=degrade if a.get("degraded") else None)
         try:
             fab.start()
             hosts = [h["name"] for h in fab.hosts]
@@ -275,6 +287,11 @@ class RoceVsUet(Exp):
             self.observe(arms["U2"]["step_p50_s"] < arms["R1"]["step_p50_s"],
                          f"UET with CC and spraying (U2, p50 {arms['U2']['step_p50_s']} s) "
                          f"beats RoCEv2 with DCQCN (R1, {arms['R1']['step_p50_s']} s)")
+        if "U2d" in arms and "U2r" in arms:
+            self.observe(arms["U2r"]["step_p50_s"] < arms["U2d"]["step_p50_s"],
+                         f"REPS-like recycling steers around a lossy link (U2r p50 "
+                         f"{arms['U2r']['step_p50_s']} s, oblivious spraying U2d "
+                         f"{arms['U2d']['step_p50_s']} s)")
         if "R2" in arms and "R1" in arms:
             self.observe(arms["R2"]["step_p50_s"] < arms["R1"]["step_p50_s"],
                          f"more QPs without DCQCN (R2, {arms['R2']['step_p50_s']} s) beat R1 "
