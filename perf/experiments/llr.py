@@ -24,6 +24,10 @@ def make(Exp, qos_yaml, lb_yaml, plt):
     class LossyFabric(Fabric):
         """A Fabric whose leaf-spine ports inject loss and may run LLR; every port MTU 9000."""
 
+        # The switches' default shaper bucket: LLR's replay buffer covers a link's ordinary
+        # bursts, and a shaper that banks 5 ms (calib.BURST_US) overruns it (FLUSH).
+        shaper_burst_us = 100
+
         def __init__(self, *a, loss=0.0, llr=False, seed=1, **kw):
             super().__init__(*a, **kw)
             self.loss, self.llr, self.seed = loss, llr, seed
