@@ -301,7 +301,8 @@ class Switch:
 
     def cmdline(self):
         huge = ["--huge-dir", self.huge_dir] if self.huge_dir else ["--no-huge"]
-        eal = ["-l", self.lcores] + huge + ["-m", str(self.mem), "--file-prefix", self.prefix]
+        # "0,1": a core list; "0@0,1@1,2@0": lcores on CPUs (more lcores than CPUs)
+        eal = ["--lcores" if "@" in self.lcores else "-l", self.lcores] + huge + ["-m", str(self.mem), "--file-prefix", self.prefix]
         return [os.path.join(self.build, "control", "railsw")] + eal + self.extra_eal + [
             "--", "-c", self.conf]
 
