@@ -203,6 +203,7 @@ struct rsw_qos_port {
 	 * sees speed_bps change (rsw_shaper_setup), sh_speed last; read by every sender. Wire
 	 * bytes per TSC tick × 2^32, the bucket's depth in bytes, the TSC at set-up. */
 	uint64_t sh_speed;
+	uint32_t sh_burst_us; /* the shaper_burst_us sh_bucket was sized for (same writers) */
 	uint64_t sh_rate_q32;
 	uint64_t sh_bucket;
 	uint64_t sh_t0;
@@ -215,6 +216,8 @@ struct rsw_qos_main {
 	/* Read-mostly: bumped by `clear counters` (control → workers reset watermarks). */
 	alignas(RTE_CACHE_LINE_SIZE) uint32_t wm_epoch;
 	uint64_t tsc_hz; /* set at init (control → all) */
+	/* Shaper bucket, µs of a port's speed; 0 = 100 (control → all senders). */
+	uint32_t shaper_burst_us;
 	struct rsw_qos_port port[RSW_MAX_PORTS];
 };
 
@@ -252,8 +255,9 @@ rsw_wire_bytes(uint64_t bytes, uint64_t frames)
 }
 
 /**
- * Set port p's shaper up for speed_bps (any sender, the first to see the speed change): the
- * bucket holds two largest frames or 100 µs at line rate, whichever is larger, and starts full.
+ * Set port p's shaper up for speed_bps (any sender, the first to see the speed or
+ * switch.shaper_burst_us change): the bucket holds two largest frames or shaper_burst_us (100 µs
+ * by default) at line rate, whichever is larger, and starts full.
  */
 void rsw_shaper_setup(uint16_t p, uint64_t speed_bps, uint64_t now);
 
@@ -282,7 +286,8 @@ rsw_shaper_on(uint16_t p, uint64_t now)
 
 	if (likely(speed == 0))
 		return false;
-	if (unlikely(__atomic_load_n(&qport->sh_speed, __ATOMIC_ACQUIRE) != speed))
+	if (unlikely(__atomic_load_n(&qport->sh_speed, __ATOMIC_ACQUIRE) != speed ||
+		     qport->sh_burst_us != rsw_qos.shaper_burst_us))
 		rsw_shaper_setup(p, speed, now);
 	return true;
 }

@@ -29,13 +29,15 @@ rsw_shaper_setup(uint16_t p, uint64_t speed_bps, uint64_t now)
 {
 	struct rsw_qos_port *qport = &rsw_qos.port[p];
 	uint64_t burst = (uint64_t)(rsw_dp.ports[p].mtu + 38) * 2;
-	uint64_t per_100us = speed_bps / 80000;
+	uint32_t us = rsw_qos.shaper_burst_us;
+	uint64_t per_burst = speed_bps / 8 * (us ? us : 100) / 1000000;
 
 	/* Two senders may both get here: they write the same values. */
 	__atomic_store_n(&qport->sh_rate_q32,
 			 (uint64_t)(((__uint128_t)speed_bps << 32) / 8 / rsw_qos.tsc_hz),
 			 __ATOMIC_RELAXED);
-	__atomic_store_n(&qport->sh_bucket, RTE_MAX(burst, per_100us), __ATOMIC_RELAXED);
+	__atomic_store_n(&qport->sh_bucket, RTE_MAX(burst, per_burst), __ATOMIC_RELAXED);
+	__atomic_store_n(&qport->sh_burst_us, us, __ATOMIC_RELAXED);
 	__atomic_store_n(&qport->sh_t0, now, __ATOMIC_RELAXED);
 	__atomic_store_n(&qport->sh_spent, 0, __ATOMIC_RELAXED); /* a full bucket */
 	__atomic_store_n(&qport->sh_speed, speed_bps, __ATOMIC_RELEASE);
