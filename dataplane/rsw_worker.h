@@ -2,23 +2,30 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * The worker loop (docs/architecture.md): rx bursts from the worker's queues, the
- * per-burst pipeline (parse, classify, route, load-balance, rewrite), egress
- * rings per port, and tx of the ports this worker owns.
+ * The worker loop (docs/architecture.md): rx bursts from the worker's queues,
+ * the per-burst pipeline (parse, classify, route, load-balance, rewrite),
+ * then transmit: every worker sends straight to an idle port on its own tx
+ * queue of that port (rsw_txq), and queues in the port's egress rings
+ * otherwise; the port's owner drains the rings (scheduler) on tx queue 0.
  *
- * Thread-safety: struct rsw_dp_main is written by the control thread before
- * workers start (except quit, and the egress rings, which are multi-producer:
- * every worker and the control thread may enqueue; only the owner dequeues).
+ * Thread-safety: struct rsw_dp_main and rsw_txq are written by the control
+ * thread before workers start (except quit, and the egress rings, which are
+ * multi-producer: every worker and the control thread may enqueue; only the
+ * owner dequeues). rsw_wakeup[lcore] is written by that lcore (asleep or not)
+ * and by whoever wakes it.
  */
 
 #ifndef RSW_WORKER_H
 #define RSW_WORKER_H
 
+#include <stdalign.h>
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <rte_branch_prediction.h>
 #include <rte_ether.h>
 #include <rte_ip.h>
+#include <rte_lcore.h>
 #include <rte_mbuf.h>
 #include <rte_mbuf_dyn.h>
 #include <rte_ring.h>
@@ -71,7 +78,7 @@ struct rsw_port_rt {
 	struct rte_ether_addr mac; /* the port's MAC: unicast for us, source of routed frames */
 	uint16_t eth_port;         /* DPDK port id */
 	uint16_t mtu;              /* largest L3 packet sent */
-	uint16_t owner;            /* lcore that alone calls rte_eth_tx_burst */
+	uint16_t owner;            /* lcore that drains the port's queues, on tx queue 0 */
 	uint8_t admin_down;        /* `port NAME down` (control writes, workers read) */
 	uint16_t fwd_mtu;          /* mtu, or 0 when admin down (rsw_port_set_admin): one check
 				    * for both; 0 also just means "check both" */
@@ -94,6 +101,40 @@ struct rsw_dp_main {
 };
 
 extern struct rsw_dp_main rsw_dp;
+
+/*
+ * rsw_txq[lcore][p]: the tx queue of port p on which lcore, when it is not the port's owner,
+ * sends straight (rsw_direct_txq); 0: none, it queues for the owner (queue 0 is the owner's).
+ * Written by control before the workers start.
+ */
+extern uint16_t rsw_txq[RTE_MAX_LCORE][RSW_MAX_PORTS];
+
+/* An lcore's sleep: 1 while it sleeps in rsw_worker_sleep, set to 0 by whoever wakes it. */
+struct rsw_wakeup {
+	alignas(RTE_CACHE_LINE_SIZE) uint32_t asleep;
+};
+
+extern struct rsw_wakeup rsw_wakeup[RTE_MAX_LCORE];
+
+/** Wake lcore's sleep (a system call: only when it sleeps). */
+void rsw_wake_slow(struct rsw_wakeup *w);
+
+/**
+ * Wake the owners of the ports of mask (bit p) that sleep: after queuing frames for them. One
+ * fence per call, then one read per port of a line the owner writes only when it sleeps.
+ */
+static inline void
+rsw_wake_owners(uint32_t mask)
+{
+	/* Our gauges' adds before the read of asleep; its store before its check of them. */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	for (; mask != 0; mask &= mask - 1) {
+		struct rsw_wakeup *w = &rsw_wakeup[rsw_dp.ports[__builtin_ctz(mask)].owner];
+
+		if (unlikely(__atomic_load_n(&w->asleep, __ATOMIC_RELAXED) != 0))
+			rsw_wake_slow(w);
+	}
+}
 
 struct rsw_rxq {
 	uint16_t port;  /* port index */
@@ -149,6 +190,19 @@ void rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_
  * (rsw_sched_port under the current tables). @return frames handled.
  */
 uint16_t rsw_tx_drain(struct rsw_lcore_stats *st, uint16_t p);
+
+/**
+ * Whether worker w owns a port with frames queued (bytes in its queues, control-thread frames,
+ * a pending list): then it must not back off.
+ */
+bool rsw_worker_holds_frames(const struct rsw_worker *w);
+
+/**
+ * Worker w, idle, sleeps up to us µs, unless it owns queued frames; a worker that queues
+ * frames for it wakes it (rsw_wake_owners). @return 1 woken, 0 slept the whole time or
+ * interrupted, -1 did not sleep (it holds frames).
+ */
+int rsw_worker_sleep(const struct rsw_worker *w, uint32_t us);
 
 /** The lcore function of a worker (arg: struct rsw_worker *). */
 int rsw_worker_main(void *arg);

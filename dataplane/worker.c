@@ -14,8 +14,12 @@
  */
 
 #include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <rte_branch_prediction.h>
 #include <rte_cycles.h>
@@ -41,7 +45,12 @@
 #include "rsw_resolve.h"
 #include "rsw_worker.h"
 
+/* Rounds of the scheduler one drain runs at most: what the eight rings of a port can hold. */
+#define RSW_DRAIN_ROUNDS_MAX (RSW_N_TC * RSW_QUEUE_RING_SIZE / RSW_BURST)
+
 struct rsw_dp_main rsw_dp;
+uint16_t rsw_txq[RTE_MAX_LCORE][RSW_MAX_PORTS];
+struct rsw_wakeup rsw_wakeup[RTE_MAX_LCORE];
 
 int
 rsw_dp_init(uint16_t n_ports)
@@ -99,6 +108,8 @@ rsw_dp_fini(void)
 						      ps->head_n[tc] - ps->head_i[tc]);
 		if (ps->n_pending)
 			rte_pktmbuf_free_bulk(ps->pending, ps->n_pending);
+		rsw_qos.port[p].tx_pending = 0;
+		rsw_qos.port[p].sh_speed = 0;
 	}
 	memset(rsw_sched, 0, sizeof(rsw_sched));
 }
@@ -393,13 +404,28 @@ uint16_t
 rsw_tx_drain(struct rsw_lcore_stats *st, uint16_t p)
 {
 	const struct rsw_tables *t = __atomic_load_n(&rsw_fib_main.tables, __ATOMIC_ACQUIRE);
+	uint64_t now;
+	uint32_t work = 0, w, rounds;
 
 	if (unlikely(t == NULL))
 		return 0;
 	/* Nothing queued and no PFC to generate: no clock read, no scheduler. */
 	if (rsw_port_idle(p) && (!t->qos.lossless || pfc_idle(&t->qos, p)))
 		return 0;
-	return rsw_sched_port(st, &t->qos, p, rte_rdtsc());
+	/*
+	 * Every frame it may send now, not one round of 32: rounds until the scheduler sends less
+	 * than a full one (queues empty, paused or out of tokens) or the PMD refuses. Bounded by
+	 * the most the rings can hold, so that the owner's own rx is not starved by workers that
+	 * keep queuing as fast as it sends.
+	 */
+	now = rte_rdtsc();
+	for (rounds = 0; rounds < RSW_DRAIN_ROUNDS_MAX; rounds++) {
+		w = rsw_sched_port(st, &t->qos, p, now);
+		work += w;
+		if (w < RSW_BURST || rsw_sched[p].n_pending != 0)
+			break;
+	}
+	return (uint16_t)RTE_MIN(work, (uint32_t)UINT16_MAX);
 }
 
 /* `clear counters` asked every lcore to restart its watermarks. */
@@ -416,12 +442,45 @@ watermark_epoch(struct rsw_qos_stats *qs)
 	qs->wm_epoch = e;
 }
 
-static void
-idle_sleep(uint32_t us)
+void
+rsw_wake_slow(struct rsw_wakeup *w)
 {
-	struct timespec ts = {.tv_sec = us / 1000000, .tv_nsec = (long)(us % 1000000) * 1000};
+	/* One waker makes the call: the others find it awake. */
+	if (__atomic_exchange_n(&w->asleep, 0, __ATOMIC_SEQ_CST) != 0)
+		syscall(SYS_futex, &w->asleep, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
 
-	nanosleep(&ts, NULL);
+bool
+rsw_worker_holds_frames(const struct rsw_worker *w)
+{
+	uint16_t i;
+
+	for (i = 0; i < w->n_txp; i++)
+		if (rsw_port_queued(w->txp[i]))
+			return true;
+	return false;
+}
+
+int
+rsw_worker_sleep(const struct rsw_worker *w, uint32_t us)
+{
+	struct rsw_wakeup *wk = &rsw_wakeup[w->lcore];
+	struct timespec ts = {.tv_sec = us / 1000000, .tv_nsec = (long)(us % 1000000) * 1000};
+	long r;
+
+	/* Asleep first, then the check: a worker queuing after the check sees asleep and wakes
+	 * it; one queuing before it is seen by the check (rsw_wake_owners' fence). */
+	__atomic_store_n(&wk->asleep, 1, __ATOMIC_SEQ_CST);
+	if (rsw_worker_holds_frames(w)) {
+		__atomic_store_n(&wk->asleep, 0, __ATOMIC_RELAXED);
+		return -1;
+	}
+	r = syscall(SYS_futex, &wk->asleep, FUTEX_WAIT_PRIVATE, 1, &ts, NULL, 0);
+	/* Woken: a waker cleared asleep (before the call, EAGAIN; during it, 0). */
+	if (__atomic_exchange_n(&wk->asleep, 0, __ATOMIC_SEQ_CST) == 0)
+		return 1;
+	(void)r;
+	return 0;
 }
 
 int
@@ -431,8 +490,8 @@ rsw_worker_main(void *arg)
 	struct rsw_lcore_stats *st = rsw_stats[w->lcore];
 	struct rte_rcu_qsbr *q = rsw_fib_main.qsbr;
 	struct rte_mbuf *pkts[RSW_BURST];
-	uint32_t idle = 0, sleep_us;
-	uint16_t i, n, work;
+	uint32_t idle = 0, sleep_us, work;
+	uint16_t i, n;
 
 	rte_rcu_qsbr_thread_register(q, w->qsbr_id);
 	rte_rcu_qsbr_thread_online(q, w->qsbr_id);
@@ -464,14 +523,20 @@ rsw_worker_main(void *arg)
 			idle = 0;
 			continue;
 		}
-		/* Idle back-off: spin a little, then sleep 1, 2, 4 ... µs up to the ceiling. */
+		/* Idle back-off: spin a little, then sleep 1, 2, 4 ... µs up to the ceiling; never
+		 * while a port it owns holds frames (paused, out of tokens). */
 		if (++idle < 64)
 			continue;
+		if (rsw_worker_holds_frames(w)) {
+			idle = 0;
+			continue;
+		}
 		sleep_us = idle - 64 < 20 ? 1u << (idle - 64) : 1u << 20;
 		if (sleep_us > rsw_dp.idle_sleep_us)
 			sleep_us = rsw_dp.idle_sleep_us;
 		rte_rcu_qsbr_thread_offline(q, w->qsbr_id);
-		idle_sleep(sleep_us);
+		if (rsw_worker_sleep(w, sleep_us) != 0)
+			idle = 0; /* woken for frames, or it holds some: poll at once */
 		rte_rcu_qsbr_thread_online(q, w->qsbr_id);
 	}
 	rte_rcu_qsbr_thread_offline(q, w->qsbr_id);

@@ -7,7 +7,9 @@
 #   2. build `build-asan` with ASan+UBSan and run the unit tests again;
 #   3. devtools/lint.sh;
 #   4. the libFuzzer targets, 30 s each (fuzz/run.sh 30: clang, ASan+UBSan, `build-fuzz`);
-#   5. the packet tests (pytest + Scapy, root) against `build`;
+#   5. the packet tests (pytest + Scapy, root) against `build`, then the ones that cover
+#      forwarding, QoS/PFC, load balancing, LLR, totals and mbuf accounting again with four
+#      workers (lcores sharing the CPUs: RAILSW_TEST_WORKERS=4, ~3 minutes);
 #   6. the benchmark harness in smoke mode (perf/run.sh --smoke), its instruction
 #      counter (perf/run.sh --callgrind) on one scenario, and its A/B mode (--ab) for a
 #      round;
@@ -61,12 +63,12 @@ unit_asan() { # builddir
 		meson test -C "$1" --suite unit --print-errorlogs --num-processes 2
 }
 
-pkt() {
+pkt() { # [test files...] (default: all of pkt-tests)
 	local rc
 	# shellcheck disable=SC2086
 	# Every wait inside the tests is bounded; this bounds the whole run too.
 	RAILSW_BUILD=build timeout --kill-after=30 1200 \
-		"$PY" -m pytest -v -p no:cacheprovider pkt-tests ${PYTEST_ARGS:-}
+		"$PY" -m pytest -v -p no:cacheprovider "${@:-pkt-tests}" ${PYTEST_ARGS:-}
 	rc=$?
 	if [ $rc -eq 124 ]; then
 		echo "test: the packet tests did not finish within 20 minutes" >&2
@@ -75,6 +77,16 @@ pkt() {
 		echo "test: pytest collected no tests: that is a failure" >&2
 	fi
 	return $rc
+}
+
+# The packet tests of forwarding, QoS/PFC, load balancing, LLR, totals and mbuf accounting with
+# four workers and the control thread on lcores 0-4 spread over the CPUs (`--lcores
+# 0@0,1@1,2@0,3@1,4@0 --main-lcore 4` on two): frames cross workers both ways.
+pkt_workers() {
+	RAILSW_TEST_WORKERS=4 pkt pkt-tests/test_scaleout.py pkt-tests/test_forward.py \
+		pkt-tests/test_qos.py pkt-tests/test_lb.py pkt-tests/test_llr.py \
+		pkt-tests/test_totals.py pkt-tests/test_mbuf_accounting.py \
+		pkt-tests/test_chain_lossless.py
 }
 
 step "install dependencies" devtools/install-deps.sh || {
@@ -105,6 +117,7 @@ fi
 
 if [ $built -eq 1 ]; then
 	step "packet tests" pkt
+	step "packet tests (4 workers)" pkt_workers
 	# The benchmark harness in smoke mode: packets flowed and the table printed (no timing).
 	step "perf smoke" env RAILSW_BUILD=build perf/run.sh --smoke --no-build --build-dir build
 	# Its instruction counter: railsw under callgrind forwarded and was counted (~30 s).

@@ -103,6 +103,15 @@ def queue_rows(sw, port):
     return {q["tc"]: q for q in sw.ctl("show", "queues", port)["queues"]}
 
 
+def wait_paused(sw, port, prios):
+    """Until `show pfc` counts the pause just injected on `port` (rx_xoff of each of prios):
+    the worker that polls the port's rx queue took it, so frames sent next find it in force.
+    With several workers, frames on another port may otherwise be sent by another worker
+    before that one polls the pause."""
+    railsw.wait_until(lambda: all(pfc_rows(sw, port)[p]["rx_xoff"] >= 1 for p in prios), 1,
+                      interval=0.005, what=f"the pause on {port} to be received")
+
+
 def wait_drained(sw, timeout=5):
     """Until the switch buffers nothing (show buffer used == 0)."""
     railsw.wait_until(lambda: sw.ctl("show", "buffer")["buffer"]["used"] == 0, timeout,
@@ -228,7 +237,7 @@ def test_pfc_rx_holds_tc(qsw, injector):
 
     Steps: inject on p2 a PFC XOFF for priority 3 with 5859 quanta (299.98 ms
     at 10M), then send 5 TC 3 and 5 TC 0 frames from p0 to p2.
-    Verify: the TC 0 frames arrive at once (< 150 ms); no TC 3 frame before
+    Verify: the TC 0 frames arrive at once (< 150 ms after sent); no TC 3 frame before
     250 ms; all TC 3 frames by 800 ms, in order. `show pfc p2` priority 3:
     rx_xoff 1, rx_xon 0, paused_ns = 299980800 (+-1 us); other priorities 0.
     The injected PFC frame is not forwarded (no MAC Control frame anywhere).
@@ -237,10 +246,12 @@ def test_pfc_rx_holds_tc(qsw, injector):
     with railsw.Capture([sw.tap[p] for p in ("p0", "p1", "p2")]) as cap:
         t0 = time.monotonic()
         injector.send(sw.tap["p2"], pfc_frame(HOST_MAC["p2"], 0x08, [0, 0, 0, 5859]))
+        wait_paused(sw, "p2", [3])
+        t_sent = time.monotonic()
         for i in range(5):
             injector.send(sw.tap["p0"], [frame(sw, "p0", 3, i, 500), frame(sw, "p0", 0, i, 500)])
         got = timed(cap, 1.5, stop=lambda o: len([x for x in o if is_ip(x[2])]) >= 10)
-    tc0 = [t - t0 for t, i, d in got if is_ip(d) and tag(d)[1] == 0]
+    tc0 = [t - t_sent for t, i, d in got if is_ip(d) and tag(d)[1] == 0]
     tc3 = [(t - t0, tag(d)[2]) for t, i, d in got if is_ip(d) and tag(d)[1] == 3]
     assert len(tc0) == 5 and max(tc0) < 0.15, tc0
     assert [s for _, s in tc3] == list(range(5))
@@ -268,6 +279,7 @@ def test_pfc_rx_xon_releases(qsw, injector):
     sw = qsw()
     with railsw.Capture([sw.tap["p2"]]) as cap:
         injector.send(sw.tap["p2"], pfc_frame(HOST_MAC["p2"], 0x08, [0, 0, 0, 65535]))
+        wait_paused(sw, "p2", [3])
         injector.send(sw.tap["p0"], [frame(sw, "p0", 3, i, 500) for i in range(5)])
         held = timed(cap, 0.3)
         injector.send(sw.tap["p0"], [frame(sw, "p0", 0, i, 500) for i in range(3)])
@@ -295,6 +307,7 @@ def test_pause_holds_all(qsw, injector):
     with railsw.Capture([sw.tap["p2"]]) as cap:
         t0 = time.monotonic()
         injector.send(sw.tap["p2"], pause_frame(HOST_MAC["p2"], 5859))
+        wait_paused(sw, "p2", range(8))
         for i in range(3):
             injector.send(sw.tap["p0"], [frame(sw, "p0", 0, i, 500), frame(sw, "p0", 3, i, 500)])
         got = timed(cap, 1.5, stop=lambda o: len(o) >= 6)

@@ -6,7 +6,7 @@
  * counters`: the (port, queue) pairs it polls, the frames it received (its rx bursts) and
  * sent (rte_eth_tx_burst on any port: the port tx_packets counters of its slot), the frames it
  * queued for another sender (handed_off: enqueued on a (port, TC) queue of a port whose
- * scheduler another lcore runs), its rx bursts that returned frames, and the share of the
+ * scheduler another lcore runs, less those it sent straight on its own tx queue of the port), its rx bursts that returned frames, and the share of the
  * turns of its loop that found work (busy_pct; loops and busy_loops are the two counts, for
  * rates over an interval such as `railctl top`'s).
  */
@@ -74,8 +74,13 @@ worker_now(unsigned int i, uint64_t v[WK_N])
 		owner = __atomic_load_n(&rsw_dp.ports[p].owner, __ATOMIC_RELAXED);
 		if (owner == w->lcore)
 			continue;
+		/* A worker that is not the port's owner counts a frame it sent straight on its
+		 * own tx queue enqueued and dequeued at once, and one it queued for the owner
+		 * enqueued only (the owner counts it dequeued): the difference is handed off. */
 		for (tc = 0; tc < RSW_N_TC; tc++)
 			v[WK_HANDED] += __atomic_load_n(&st->qos.q[p][tc][RSW_QC_enqueued_packets],
+							__ATOMIC_RELAXED) -
+					__atomic_load_n(&st->qos.q[p][tc][RSW_QC_dequeued_packets],
 							__ATOMIC_RELAXED);
 	}
 }

@@ -130,6 +130,7 @@ parse_pfc(struct ctx *c, yaml_node_t *n, struct rsw_cfg_pfc *pfc)
 	if (kv[PFC_HEADROOM].v != NULL && cfg_get_size(c, kv[PFC_HEADROOM].v, "buffer.pfc.headroom",
 						       1, CFG_MAX_SIZE, &pfc->headroom) < 0)
 		return -EINVAL;
+	pfc->headroom_set = kv[PFC_HEADROOM].v != NULL;
 	if (kv[PFC_QUANTA].v != NULL) {
 		if (cfg_get_int(c, kv[PFC_QUANTA].v, "buffer.pfc.quanta", 1, CFG_MAX_QUANTA, &v) <
 		    0)

@@ -166,7 +166,9 @@ struct rsw_cfg_pfc {
 	uint64_t xon;  /* static: XON at or below; default 48KB; xon < xoff */
 	double alpha;  /* dynamic: xoff = alpha × free; default 0.125; 0 < alpha <= 64 */
 	uint64_t xon_offset; /* dynamic: XON at xoff − xon_offset; default 3KB */
-	uint64_t headroom;   /* bytes per lossless (port, PG) beyond xoff; default 64KB */
+	uint64_t headroom;   /* bytes per lossless (port, PG) beyond xoff; default 64KB, plus
+			      * the workers' admission overshoot (rsw_qos_params_from_cfg) */
+	bool headroom_set;   /* headroom given in the configuration */
 	uint16_t quanta;     /* pause time sent in XOFF, 1..65535; default 65535 */
 };
 

@@ -165,6 +165,7 @@ ctl_enqueue(uint16_t p, uint8_t tc, struct rte_mbuf *m, bool orig)
 		}
 		return;
 	}
+	rsw_wake_owners(1u << p); /* it may sleep: nothing of its own to send */
 	if (orig)
 		st->tot[RSW_TOT_originated]++;
 	/* The owner counts it dequeued: count it enqueued, so the two agree in `show queues`. */

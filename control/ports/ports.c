@@ -4,8 +4,9 @@
 /*
  * Port set-up (docs/ports.md): find each configured device, configure rx
  * queues as its kind allows (one per worker with RSS; the fixed count of
- * net_af_xdp, net_vhost and net_pcap, all polled; else one), one tx queue
- * (only the owner transmits; net_af_xdp wants them paired), MTU, MAC,
+ * net_af_xdp, net_vhost and net_pcap, all polled; else one), a tx queue per
+ * worker where the PMD has them (every worker sends on its own; net_tap and
+ * net_af_xdp want them paired with the rx queues; one for LLR), MTU, MAC,
  * MAC-control frames forwarded rather than eaten by a NIC, promiscuous mode,
  * and start it. The port-kind table behind `railsw --list-port-kinds` and
  * `show ports` lives here too (docs/ports.md says the same in prose).
@@ -48,6 +49,7 @@ static const struct rsw_port_kind port_kinds[] = {
 		.limits = "kernel copy per frame; link unknown (null) once the kernel side "
 			  "moves to another netns (ignored for next-hop liveness)",
 		.queues = RSW_PORT_Q_RSS,
+		.paired_tx = true, /* the kernel side: as many tx queues as rx */
 		.mac_ctrl = true,
 	},
 	{
@@ -285,9 +287,11 @@ rsw_port_mac_ctrl(uint16_t p)
 }
 
 /*
- * Rx and tx queue counts for port p of kind k (NULL: unknown kind, treated like RSS ones):
- * RSS where the PMD has it, one per worker; the fixed count of the devargs where the peer or
- * the NIC spreads frames over queues itself, so every one must be polled; else one.
+ * Rx and tx queue counts for port p of kind k (NULL: unknown kind, treated like RSS ones).
+ * Rx: RSS where the PMD has it, one per worker; the fixed count of the devargs where the peer
+ * or the NIC spreads frames over queues itself, so every one must be polled; else one. Tx: one
+ * per worker where the PMD has as many (each worker sends on its own), as many as rx where the
+ * PMD pairs them, one for a one-queue kind and for LLR and CBFC (one ordered stream).
  */
 static int
 port_queues(const struct rsw_cfg_port *cp, const struct rsw_port_kind *k,
@@ -316,8 +320,33 @@ port_queues(const struct rsw_cfg_port *cp, const struct rsw_port_kind *k,
 		n = 1; /* LLR, CBFC: one ordered stream, polled by the port's owner (docs/link.md) */
 	*rss = *rss && n > 1;
 	*nrxq = (uint16_t)n;
-	*ntxq = k != NULL && k->paired_tx ? (uint16_t)n : 1;
+	if (cp->llr || cp->cbfc.enable || policy == RSW_PORT_Q_ONE)
+		*ntxq = 1; /* LLR, CBFC: one sender, the owner */
+	else if (k != NULL && k->paired_tx)
+		*ntxq = (uint16_t)n;
+	else
+		*ntxq = (uint16_t)(info->max_tx_queues < n_workers ? info->max_tx_queues
+								   : n_workers);
+	if (*ntxq == 0)
+		*ntxq = 1;
 	return 0;
+}
+
+/*
+ * Who sends on port p's ntxq tx queues: its owner (worker p mod n_workers) drains its queues on
+ * tx queue 0; the next workers in turn send straight on queues 1 .. ntxq - 1 (rsw_txq); the
+ * rest have none and queue for the owner.
+ */
+static void
+port_senders(uint16_t p, unsigned int n_workers, uint16_t ntxq)
+{
+	unsigned int owner = p % n_workers, w, q;
+
+	rsw_dp.ports[p].owner = (uint16_t)rsw_ctl.workers[owner].lcore;
+	for (w = 0; w < n_workers; w++) {
+		q = (w + n_workers - owner) % n_workers;
+		rsw_txq[rsw_ctl.workers[w].lcore][p] = (uint16_t)(q < ntxq ? q : 0);
+	}
 }
 
 static int
@@ -422,7 +451,9 @@ port_setup(uint16_t p, const struct rsw_cfg_port *cp, struct rte_mempool *pool,
 	rsw_dp.ports[p].mac = mac;
 	rsw_dp.ports[p].mtu = cp->mtu;
 	rsw_port_set_admin(p, false);
-	rsw_dp.ports[p].owner = (uint16_t)rsw_ctl.workers[p % n_workers].lcore;
+	port_senders(p, n_workers, ntxq);
+	PORTS_LOG(INFO, "port %s: %u rx queue(s), %u tx queue(s) (%s)\n", cp->name, nrxq, ntxq,
+		  ntxq > 1 ? "every worker with a queue sends on its own" : "one sender");
 	for (q = 0; q < nrxq; q++) {
 		struct rsw_worker *w = &rsw_ctl.workers[(p + q) % n_workers];
 

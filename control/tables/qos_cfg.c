@@ -13,9 +13,29 @@
 #include <rte_ether.h>
 
 #include "rsw_qos_cfg.h"
+#include "rsw_worker.h"
+
+uint64_t
+rsw_qos_default_headroom(const struct rsw_config *cfg, unsigned int n_workers)
+{
+	const struct rsw_cfg_qos *q = &cfg->qos;
+	uint64_t frame = 0, per_max, base = q->pfc.headroom, extra;
+	unsigned int n_lossless = (unsigned int)__builtin_popcount(q->lossless), i;
+
+	if (n_workers <= 1 || n_lossless == 0 || cfg->n_ports == 0)
+		return base;
+	for (i = 0; i < cfg->n_ports; i++)
+		frame = RTE_MAX(frame, (uint64_t)cfg->ports[i].mtu + RTE_ETHER_HDR_LEN + 8);
+	extra = (uint64_t)(n_workers - 1) * RSW_BURST * frame;
+	/* What the loader checked for the configured values must still hold. */
+	per_max = q->buffer_total / ((uint64_t)cfg->n_ports * n_lossless);
+	per_max -= RTE_MIN(per_max, base + (q->pfc.dynamic ? 0 : q->pfc.xoff));
+	return base + RTE_MIN(extra, per_max);
+}
 
 void
-rsw_qos_params_from_cfg(struct rsw_qos_params *qp, const struct rsw_config *cfg)
+rsw_qos_params_from_cfg(struct rsw_qos_params *qp, const struct rsw_config *cfg,
+			unsigned int n_workers)
 {
 	const struct rsw_cfg_qos *q = &cfg->qos;
 	unsigned int n_lossless = (unsigned int)__builtin_popcount(q->lossless);
@@ -53,8 +73,9 @@ rsw_qos_params_from_cfg(struct rsw_qos_params *qp, const struct rsw_config *cfg)
 	qp->queue_limit = q->queue_limit;
 	qp->xoff = q->pfc.xoff;
 	qp->xon = q->pfc.xon;
-	qp->headroom = q->pfc.headroom;
-	qp->headroom_reserved = q->pfc.headroom * cfg->n_ports * n_lossless;
+	qp->headroom =
+		q->pfc.headroom_set ? q->pfc.headroom : rsw_qos_default_headroom(cfg, n_workers);
+	qp->headroom_reserved = qp->headroom * cfg->n_ports * n_lossless;
 	qp->alpha_q16 = (uint32_t)(q->pfc.alpha * 65536.0);
 	qp->xon_offset = (uint32_t)q->pfc.xon_offset;
 	qp->quanta = q->pfc.quanta;

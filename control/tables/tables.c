@@ -455,7 +455,7 @@ rsw_ctl_tables_build(const struct rsw_config *cfg, uint64_t generation, char *er
 	for (i = 0; i < RSW_N_TC; i++)
 		t->lb_per_tc[i] = (int8_t)cfg->lb.per_tc[i];
 	memcpy(t->rss_key, rsw_lb_default_rss_key, sizeof(t->rss_key));
-	rsw_qos_params_from_cfg(&t->qos, cfg);
+	rsw_qos_params_from_cfg(&t->qos, cfg, rsw_ctl.n_workers);
 
 	for (p = 0; p < cfg->n_ports; p++) {
 		const struct rsw_cfg_port *cp = &cfg->ports[p];

@@ -211,6 +211,8 @@ xmit(struct rsw_lcore_stats *st, uint16_t p, struct rte_mbuf **pkts, uint16_t n)
 			rsw_drop(st, p, &pkts[i], 1, RSW_PC_tx_dropped);
 		}
 	}
+	if (sent < n)
+		rsw_pending_publish(p);
 	return sent;
 }
 

@@ -15,10 +15,11 @@
 #include <rte_lcore.h>
 #include <rte_ring.h>
 
+#include "rsw_mmu.h"
 #include "rsw_queue.h"
 
 bool
-rsw_queue_open(const struct rsw_burst *c, uint16_t p)
+rsw_queue_open(struct rsw_burst *c, uint16_t p)
 {
 	const struct rsw_qos_port *qport = &rsw_qos.port[p];
 	const struct rsw_stage *sg = &c->stage;
@@ -26,7 +27,7 @@ rsw_queue_open(const struct rsw_burst *c, uint16_t p)
 	uint8_t tcs = sg->tcs[p], stormy = 0;
 	unsigned int tc;
 
-	if (!rsw_dp.cut_through || rsw_dp.ports[p].owner != rte_lcore_id() || !rsw_port_idle(p))
+	if (!rsw_dp.cut_through || rsw_direct_txq(p) < 0 || !rsw_port_idle(p))
 		return false;
 	memcpy(&storm, qport->storm_drop, sizeof(storm));
 	if (unlikely(storm != 0))
@@ -34,21 +35,49 @@ rsw_queue_open(const struct rsw_burst *c, uint16_t p)
 			stormy |= (uint8_t)((qport->storm_drop[tc] != 0) << tc);
 	if (unlikely(((rsw_paused_mask(qport, c->now) | stormy) & tcs) != 0))
 		return false;
-	if (qport->speed_bps) {
-		struct rsw_port_sched *ps = &rsw_sched[p];
+	/* The last check: the tokens are taken. */
+	return !rsw_shaper_on(p, c->now) ||
+	       rsw_shaper_take(p, c->now, rsw_wire_bytes(sg->bytes[p], sg->n[p]), false);
+}
 
-		rsw_shaper_refill(ps, qport->speed_bps, rsw_dp.ports[p].mtu, c->now);
-		if (ps->tokens_milli < rsw_wire_milli(sg->bytes[p], sg->n[p]))
-			return false;
+/* A frame sent straight was counted enqueued and dequeued at once: not sent after all. */
+static inline void
+uncount_cut_through(struct rsw_lcore_stats *st, uint16_t p, uint8_t tc, uint32_t len)
+{
+	uint64_t *q = st->qos.q[p][tc];
+
+	q[RSW_QC_enqueued_packets]--;
+	q[RSW_QC_enqueued_bytes] -= len;
+	q[RSW_QC_dequeued_packets]--;
+	q[RSW_QC_dequeued_bytes] -= len;
+}
+
+/*
+ * The staged frames k.. of port p that the PMD refused on this lcore's own tx queue: admitted
+ * (rsw_mmu_admit_burst found them room) into the burst's slots, so that they are queued for the
+ * port's owner, ahead of anything of their flows that comes later (the port is no longer idle).
+ */
+static void
+requeue_staged(struct rsw_burst *c, struct rsw_lcore_stats *st, uint16_t p, uint16_t k)
+{
+	struct rsw_stage *sg = &c->stage;
+
+	for (; k < sg->n[p]; k++) {
+		struct rte_mbuf *m = sg->m[p][k];
+		const struct rsw_pkt_info *info = rsw_burst_record(c, sg->idx[p][k], m);
+
+		uncount_cut_through(st, p, info->tc, rte_pktmbuf_pkt_len(m));
+		rsw_mmu_enqueue(c, rsw_mmu_slot(c, &c->t->qos, c->in_port, p, info->tc), m,
+				sg->idx[p][k]);
 	}
-	return true;
 }
 
 uint16_t
 rsw_queue_tx_staged(struct rsw_burst *c, struct rsw_lcore_stats *st, uint32_t ports)
 {
 	struct rsw_stage *sg = &c->stage;
-	uint16_t p, n_tx = 0;
+	uint16_t p, n_tx = 0, sent;
+	int q;
 
 	for (; ports != 0; ports &= ports - 1) {
 		uint64_t bytes, w;
@@ -62,12 +91,45 @@ rsw_queue_tx_staged(struct rsw_burst *c, struct rsw_lcore_stats *st, uint32_t po
 			w = sg->tc[p][tc];
 			rsw_count_cut_through(st, p, (uint8_t)tc, (uint32_t)w, rsw_stage_bytes(w));
 		}
-		if (rsw_qos.port[p].speed_bps)
-			rsw_sched[p].tokens_milli -= rsw_wire_milli(bytes, sg->n[p]);
-		rsw_port_tx(st, p, sg->m[p], sg->n[p], bytes); /* pending is empty: room for 32 */
-		n_tx = (uint16_t)(n_tx + sg->n[p]);
+		/* The tokens were taken by rsw_queue_open. */
+		q = rsw_direct_txq(p);
+		if (q == 0) {
+			/* The owner: pending is empty (idle), room for 32. */
+			rsw_port_tx(st, p, sg->m[p], sg->n[p], bytes);
+			n_tx = (uint16_t)(n_tx + sg->n[p]);
+			continue;
+		}
+		sent = rsw_port_tx_queue(st, p, (uint16_t)q, sg->m[p], sg->n[p], bytes);
+		if (unlikely(sent < sg->n[p]))
+			requeue_staged(c, st, p, sent);
+		n_tx = (uint16_t)(n_tx + sent);
 	}
 	return n_tx;
+}
+
+/*
+ * Slot sl of port p went to this lcore's own tx queue q (not the owner's), sent frames of it
+ * taken: the rest go back into the slot, queued for the owner by rsw_queue_slots (the port is
+ * no longer idle: nothing of their flows overtakes them).
+ */
+static void
+cut_through_refused(struct rsw_burst *c, struct rsw_lcore_stats *st, struct rsw_out_slot *sl,
+		    uint16_t sent)
+{
+	uint32_t back = 0;
+	uint16_t k, n = (uint16_t)(sl->n - sent);
+
+	for (k = 0; k < n; k++) {
+		uint32_t len = rte_pktmbuf_pkt_len(sl->m[sent + k]);
+
+		uncount_cut_through(st, sl->port, sl->tc, len);
+		back += len;
+		sl->m[k] = sl->m[sent + k];
+		sl->info[k] = sl->info[sent + k];
+	}
+	sl->n = (uint8_t)n;
+	sl->bytes = back;
+	c->used_add += back;
 }
 
 void
@@ -76,44 +138,36 @@ rsw_queue_cut_through(struct rsw_burst *c, struct rsw_lcore_stats *st,
 {
 	struct rte_mbuf *tx[RSW_BURST], **txv = tx;
 	uint32_t checked = 0, idle = 0;
-	uint16_t i, j, p, n_tx;
+	uint16_t i, j, p, n_tx, sent;
 	uint64_t tx_bytes;
-	unsigned int lcore = rte_lcore_id();
 
 	for (i = 0; i < c->n_slots; i++) {
 		p = c->slots[i].port;
 		if (checked & (1u << p))
 			continue;
 		checked |= 1u << p;
-		if (rsw_dp.ports[p].owner != lcore || !rsw_port_idle(p))
+		if (rsw_direct_txq(p) < 0 || !rsw_port_idle(p))
 			continue;
 		idle |= 1u << p;
 	}
 	while (idle != 0) {
-		struct rsw_port_sched *ps;
 		struct rsw_qos_port *qport;
-		uint64_t now = c->now, tx_wire;
+		uint64_t now = c->now;
 		uint8_t paused;
 		bool shaped;
+		int q;
 
 		p = (uint16_t)__builtin_ctz(idle);
 		idle &= idle - 1;
-		ps = &rsw_sched[p];
 		qport = &rsw_qos.port[p];
-		shaped = false;
-		if (qport->speed_bps) {
-			rsw_shaper_refill(ps, qport->speed_bps, rsw_dp.ports[p].mtu, now);
-			/* Tokens for every frame of the burst: one subtraction at the end. */
-			shaped = ps->tokens_milli < rsw_wire_milli(c->used_add, RSW_BURST);
-		}
+		q = rsw_direct_txq(p);
+		shaped = rsw_shaper_on(p, now);
 		paused = rsw_paused_mask(qport, now);
 		n_tx = 0;
 		tx_bytes = 0;
-		tx_wire = 0;
 		for (i = 0; i < c->n_slots; i++) {
 			struct rsw_out_slot *sl = &c->slots[i];
 			uint8_t tc = sl->tc, bit = (uint8_t)(1u << tc);
-			uint64_t wire = rsw_wire_milli(sl->bytes, sl->n);
 
 			if (sl->port != p || sl->n == 0)
 				continue;
@@ -121,19 +175,26 @@ rsw_queue_cut_through(struct rsw_burst *c, struct rsw_lcore_stats *st,
 				continue;
 			if ((qp->ecn_enabled & bit) && !qp->ecn_enqueue && sl->bytes > qp->kmin[tc])
 				continue;
-			if (unlikely(shaped)) {
-				if (ps->tokens_milli < wire)
-					continue;
-				ps->tokens_milli -= wire;
-			} else {
-				tx_wire += wire;
-			}
+			/* The tokens of the slot, one compare-and-swap: none, and it queues. */
+			if (shaped &&
+			    !rsw_shaper_take(p, now, rsw_wire_bytes(sl->bytes, sl->n), false))
+				continue;
 			rsw_count_cut_through(st, p, tc, sl->n, sl->bytes);
 			if (unlikely(c->has_cnp))
 				for (j = 0; j < sl->n; j++)
 					st->port[p].c[RSW_PC_cnp_tx] +=
 						(c->info[sl->info[j]].flags & RSW_PF_CNP) != 0;
 			c->used_add -= sl->bytes;
+			if (q != 0) {
+				/* Another worker's port: its own tx queue, slot by slot. */
+				sent = rsw_port_tx_queue(st, p, (uint16_t)q, sl->m, sl->n,
+							 sl->bytes);
+				if (unlikely(sent < sl->n))
+					cut_through_refused(c, st, sl, sent);
+				else
+					sl->n = 0;
+				continue;
+			}
 			tx_bytes += sl->bytes;
 			/* One slot goes from its own array; more are gathered. */
 			if (n_tx == 0) {
@@ -148,8 +209,6 @@ rsw_queue_cut_through(struct rsw_burst *c, struct rsw_lcore_stats *st,
 			n_tx = (uint16_t)(n_tx + sl->n);
 			sl->n = 0;
 		}
-		if (qport->speed_bps && !shaped)
-			ps->tokens_milli -= tx_wire;
 		if (n_tx > 0)
 			rsw_port_tx(st, p, txv, n_tx, tx_bytes); /* pending is empty: room for 32 */
 	}
@@ -162,6 +221,7 @@ rsw_queue_slots(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rs
 	struct rsw_qos_port *in = &rsw_qos.port[in_port];
 	uint64_t pg_add[RSW_N_TC] = {0}; /* bytes queued per ingress PG (= the slot's TC) */
 	uint64_t used_now, v;
+	uint32_t queued = 0; /* bit p: frames queued for port p's owner */
 	uint16_t i, k, sent;
 	int tc;
 
@@ -205,6 +265,7 @@ rsw_queue_slots(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rs
 		sent = (uint16_t)rte_ring_mp_enqueue_burst(qport->ring[sl->tc], (void **)sl->m,
 							   sl->n, NULL);
 		st->qos.q[sl->port][sl->tc][RSW_QC_enqueued_packets] += sent;
+		queued |= (uint32_t)(sent != 0) << sl->port;
 		for (k = sent; k < sl->n; k++) {
 			back += rte_pktmbuf_pkt_len(sl->m[k]);
 			st->qos.q[sl->port][sl->tc][(t->qos.lossless & (1u << sl->tc))
@@ -219,4 +280,6 @@ rsw_queue_slots(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rs
 			rte_pktmbuf_free_bulk(sl->m + sent, sl->n - sent);
 		}
 	}
+	if (queued != 0)
+		rsw_wake_owners(queued);
 }

@@ -7,14 +7,16 @@
  * tail drop, lossless headroom), ECN/WRED marking, PFC generation and
  * reception, the per-port shaper and the strict + DWRR scheduler.
  *
- * Thread-safety:
+ * Thread-safety (each shared field says who writes and who reads it):
  * - struct rsw_qos_params lives in the table generation (RCU): read-only.
- * - struct rsw_qos_main's byte counters are shared: producers (rx workers)
- *   add once per (queue or PG) per burst, the egress owner subtracts once per
- *   (queue or PG) per drain, both with relaxed atomics.
- * - paused_until / last_pause are written by the worker that receives PFC on
- *   the port and read by the port's owner (64-bit relaxed atomics); paused_max
- *   only grows (compare-and-swap), so it bounds paused_until[] from above.
+ * - struct rsw_qos_main's gauges are shared: queuing workers add once per (queue or PG) per
+ *   burst, the egress owner subtracts once per (queue or PG) per drain, both with relaxed
+ *   atomics; each group of writers has its cache lines, apart from the read-mostly ones.
+ * - paused_until / last_pause are written by the worker that receives PFC on the port and read
+ *   by the port's senders (64-bit relaxed atomics); paused_max only grows (compare-and-swap),
+ *   so it bounds paused_until[] from above.
+ * - the shaper's bucket (sh_spent) is taken by every sender of the port with one
+ *   compare-and-swap per burst (rsw_shaper_take).
  * - storm flags are written by the control thread (watchdog), read by workers.
  * - struct rsw_port_sched is the owner's alone.
  */
@@ -22,6 +24,7 @@
 #ifndef RSW_QOS_H
 #define RSW_QOS_H
 
+#include <stdalign.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -39,13 +42,6 @@
 #define RSW_PFC_OPCODE        0x0101
 #define RSW_PAUSE_OPCODE      0x0001
 #define RSW_PFC_DEFAULT_SPEED 10000000000ULL /* pause timing when a port's speed is unknown */
-
-/* Shaper tokens (thousandths of a byte) that frames of bytes in all take on the wire. */
-static inline uint64_t
-rsw_wire_milli(uint64_t bytes, uint64_t frames)
-{
-	return (bytes + frames * RSW_WIRE_OVERHEAD) * 1000;
-}
 
 /*
  * Per (port, TC) queue counters, in the order of `show queues`: X(name, kind, unit, help).
@@ -169,28 +165,59 @@ struct rsw_qos_params {
 	uint64_t burst_bytes[RSW_N_TC];
 };
 
-/* Shared, cache-aligned state of one port. Writer → readers of each field in its comment. */
-struct __rte_cache_aligned rsw_qos_port {
-	uint64_t q_bytes[RSW_N_TC];      /* egress bytes queued (rx workers add, owner subtracts) */
-	uint64_t pg_bytes[RSW_N_TC];     /* ingress bytes buffered (rx workers add, owners sub.) */
-	uint64_t paused_until[RSW_N_TC]; /* TSC paused to by PFC (PFC rx worker → owner) */
-	uint64_t last_pause[RSW_N_TC];   /* TSC of the last XOFF (PFC rx worker → watchdog) */
-	uint8_t storm_drop[RSW_N_TC];    /* watchdog drop: flush, no PFC (control → workers) */
-	uint8_t storm_ignore[RSW_N_TC];  /* watchdog forward: ignore pause (control → workers) */
-	struct rte_ring *ring[RSW_N_TC]; /* MP/SC egress queue (set at init: control → all) */
-	uint64_t speed_bps;   /* shaper and pause timing; 0 = unshaped (control → all) */
-	uint64_t ctl_frames;  /* control-thread frames queued (control adds, owner sub.) */
-	uint64_t orig_frames; /* of ctl_frames, the ones it made (RSW_MF_ORIG): same writers */
-	uint64_t paused_max;  /* >= every paused_until[] (PFC rx worker CAS → owner) */
-	uint64_t llr;         /* 1: an LLR port, never idle: no cut-through (control → all) */
+/*
+ * Shared state of one port, a cache line per group of writers: the lines every worker writes
+ * (the gauges, the shaper) are apart from one another and from the read-mostly line, so that a
+ * worker adding bytes does not evict what the others only read. Writer → readers of each field
+ * in its comment.
+ */
+struct rsw_qos_port {
+	/* Egress bytes queued: queuing workers add once per (port, TC) and burst, the owner
+	 * subtracts once per (port, TC) and drain; every sender reads it (rsw_port_idle). */
+	alignas(RTE_CACHE_LINE_SIZE) uint64_t q_bytes[RSW_N_TC];
+	/* Ingress bytes buffered: queuing workers add, the owners of the egress ports subtract;
+	 * admission and PFC generation read it. */
+	alignas(RTE_CACHE_LINE_SIZE) uint64_t pg_bytes[RSW_N_TC];
+	/* What keeps a port busy besides its queues' bytes; every sender reads it. Control-thread
+	 * frames queued (control adds, owner subtracts), and of them the ones it made
+	 * (RSW_MF_ORIG, same writers). */
+	alignas(RTE_CACHE_LINE_SIZE) uint64_t ctl_frames;
+	uint64_t orig_frames;
+	uint64_t tx_pending; /* frames in the owner's pending list (owner, when it changes) */
+	uint64_t paused_max; /* >= every paused_until[] (PFC rx worker CAS → senders) */
+	/* TSC each priority is paused to by PFC (PFC rx worker → senders). */
+	alignas(RTE_CACHE_LINE_SIZE) uint64_t paused_until[RSW_N_TC];
+	/* TSC of each priority's last XOFF (PFC rx worker → watchdog). */
+	alignas(RTE_CACHE_LINE_SIZE) uint64_t last_pause[RSW_N_TC];
+	/* The shaper's bucket: wire bytes taken by the port's senders (rsw_shaper_take: one CAS
+	 * per burst or drain). */
+	alignas(RTE_CACHE_LINE_SIZE) uint64_t sh_spent;
+	/* Read-mostly from here. MP/SC egress queues (set at init: control → all). */
+	alignas(RTE_CACHE_LINE_SIZE) struct rte_ring *ring[RSW_N_TC];
+	/* Watchdog: drop (flush, no PFC), forward (ignore pause) (control → workers). */
+	alignas(RTE_CACHE_LINE_SIZE) uint8_t storm_drop[RSW_N_TC];
+	uint8_t storm_ignore[RSW_N_TC];
+	uint64_t speed_bps; /* shaper and pause timing; 0 = unshaped (control → all) */
+	uint64_t llr;       /* 1: an LLR port, never idle: no direct send (control → all) */
+	/* The shaper's rate for speed sh_speed (0: not set up): written by the first sender that
+	 * sees speed_bps change (rsw_shaper_setup), sh_speed last; read by every sender. Wire
+	 * bytes per TSC tick × 2^32, the bucket's depth in bytes, the TSC at set-up. */
+	uint64_t sh_speed;
+	uint32_t sh_burst_us; /* the shaper_burst_us sh_bucket was sized for (same writers) */
+	uint64_t sh_rate_q32;
+	uint64_t sh_bucket;
+	uint64_t sh_t0;
 };
 
 struct rsw_qos_main {
-	uint64_t used;     /* bytes buffered switch-wide (rx workers add, owners subtract) */
-	uint32_t wm_epoch; /* bumped by `clear counters` (control → workers reset watermarks) */
-	uint64_t tsc_hz;   /* set at init (control → all) */
-	uint32_t
-		shaper_burst_us; /* shaper bucket, µs of the port's speed; 0 = 100 (control → all) */
+	/* Bytes buffered switch-wide: queuing workers add once per burst, owners subtract once
+	 * per drain; admission reads it. A line of its own. */
+	alignas(RTE_CACHE_LINE_SIZE) uint64_t used;
+	/* Read-mostly: bumped by `clear counters` (control → workers reset watermarks). */
+	alignas(RTE_CACHE_LINE_SIZE) uint32_t wm_epoch;
+	uint64_t tsc_hz; /* set at init (control → all) */
+	/* Shaper bucket, µs of a port's speed; 0 = 100 (control → all senders). */
+	uint32_t shaper_burst_us;
 	struct rsw_qos_port port[RSW_MAX_PORTS];
 };
 
@@ -198,12 +225,6 @@ extern struct rsw_qos_main rsw_qos;
 
 /* A port's scheduler and PFC generator state: the owner's alone. */
 struct rsw_port_sched {
-	uint64_t tokens_milli; /* shaper bucket, in 1/1000 bytes */
-	uint64_t bucket_milli; /* bucket depth */
-	uint64_t last_tsc;
-	uint64_t rate_q16;   /* refill: tokens_milli per TSC tick × 2^16 */
-	uint64_t rate_speed; /* the speed_bps rate_q16 was computed for */
-	uint32_t burst_us;   /* the shaper_burst_us bucket_milli was sized for */
 	int32_t deficit[RSW_N_TC];
 	uint8_t dwrr_cur;   /* TC the DWRR pointer is on */
 	uint8_t dwrr_fresh; /* quantum not yet added for the current visit */
@@ -226,41 +247,85 @@ int rsw_qos_init(uint16_t n_ports);
 
 extern struct rsw_port_sched rsw_sched[RSW_MAX_PORTS];
 
-/**
- * Owner only: refill port p's token bucket (speed_bps, wire bytes) up to now. The bucket holds
- * two largest frames or switch.shaper_burst_us (100 µs by default) at line rate, whichever is
- * larger, and starts full.
- */
-static inline void
-rsw_shaper_refill(struct rsw_port_sched *ps, uint64_t speed_bps, uint16_t mtu, uint64_t now)
+/** Wire bytes (frame + 24) of n frames of bytes in all: what they take from the shaper. */
+static inline uint64_t
+rsw_wire_bytes(uint64_t bytes, uint64_t frames)
 {
-	uint64_t elapsed;
+	return bytes + frames * RSW_WIRE_OVERHEAD;
+}
 
-	if (unlikely(ps->rate_speed != speed_bps)) {
-		ps->rate_q16 = (uint64_t)(((__uint128_t)speed_bps * 125 << 16) / rsw_qos.tsc_hz);
-		ps->rate_speed = speed_bps;
-		ps->bucket_milli = 0; /* resized below */
-	}
-	if (unlikely(ps->burst_us != rsw_qos.shaper_burst_us)) {
-		ps->burst_us = rsw_qos.shaper_burst_us;
-		ps->bucket_milli = 0;
-	}
-	if (unlikely(ps->last_tsc == 0 || ps->bucket_milli == 0)) {
-		uint64_t burst = (uint64_t)(mtu + 38) * 2;
-		uint64_t per_burst = speed_bps / 8 * (ps->burst_us ? ps->burst_us : 100) / 1000000;
+/**
+ * Set port p's shaper up for speed_bps (any sender, the first to see the speed or
+ * switch.shaper_burst_us change): the bucket holds two largest frames or shaper_burst_us (100 µs
+ * by default) at line rate, whichever is larger, and starts full.
+ */
+void rsw_shaper_setup(uint16_t p, uint64_t speed_bps, uint64_t now);
 
-		ps->bucket_milli = RTE_MAX(burst, per_burst) * 1000;
-		ps->tokens_milli = ps->bucket_milli;
-	} else {
-		/* At most a second at a time: 2^16 × 1 s × 1 Tbit/s stays within 64 bits. */
-		if (unlikely((int64_t)(now - ps->last_tsc) < 0))
-			return; /* an older time stamp (cut-through, burst start): nothing new */
-		elapsed = RTE_MIN(now - ps->last_tsc, rsw_qos.tsc_hz);
-		ps->tokens_milli += (elapsed * ps->rate_q16) >> 16;
-		if (ps->tokens_milli > ps->bucket_milli)
-			ps->tokens_milli = ps->bucket_milli;
-	}
-	ps->last_tsc = now;
+/*
+ * The shaper of port p is one token bucket shared by every sender of the port, kept as the
+ * bytes it has given out (sh_spent) against the bytes it has earned since set-up: the tokens
+ * at now are earned(now) - max(spent, earned(now) - bucket), so the bucket never holds more than
+ * its depth and nothing has to refill it. Bytes earned at now, counted from the bucket's depth.
+ */
+static inline uint64_t
+rsw_shaper_earned(const struct rsw_qos_port *qport, uint64_t now)
+{
+	uint64_t t0 = __atomic_load_n(&qport->sh_t0, __ATOMIC_RELAXED);
+
+	if (unlikely((int64_t)(now - t0) < 0))
+		now = t0; /* a burst that started before the set-up */
+	return qport->sh_bucket + (uint64_t)(((__uint128_t)(now - t0) * qport->sh_rate_q32) >> 32);
+}
+
+/** Port p's shaper ready for its current speed_bps (0: unshaped). @return whether shaped. */
+static inline bool
+rsw_shaper_on(uint16_t p, uint64_t now)
+{
+	const struct rsw_qos_port *qport = &rsw_qos.port[p];
+	uint64_t speed = __atomic_load_n(&qport->speed_bps, __ATOMIC_RELAXED);
+
+	if (likely(speed == 0))
+		return false;
+	if (unlikely(__atomic_load_n(&qport->sh_speed, __ATOMIC_ACQUIRE) != speed ||
+		     qport->sh_burst_us != rsw_qos.shaper_burst_us))
+		rsw_shaper_setup(p, speed, now);
+	return true;
+}
+
+/** Wire bytes port p's shaper holds at now (rsw_shaper_on first). */
+static inline uint64_t
+rsw_shaper_avail(uint16_t p, uint64_t now)
+{
+	const struct rsw_qos_port *qport = &rsw_qos.port[p];
+	uint64_t e = rsw_shaper_earned(qport, now);
+	uint64_t s = __atomic_load_n(&qport->sh_spent, __ATOMIC_RELAXED);
+
+	if (s >= e)
+		return 0;
+	return RTE_MIN(e - s, qport->sh_bucket);
+}
+
+/**
+ * Take wire bytes from port p's shaper at now (rsw_shaper_on first): one compare-and-swap,
+ * retried only when another sender took tokens in between. Without force, nothing is taken
+ * unless the bucket holds them all; with force (a sender that already dequeued what it sends on
+ * the tokens it saw), always taken: the bucket may go into debt by what other senders took
+ * meanwhile, and later senders wait for it to be paid. @return whether taken.
+ */
+static inline bool
+rsw_shaper_take(uint16_t p, uint64_t now, uint64_t bytes, bool force)
+{
+	struct rsw_qos_port *qport = &rsw_qos.port[p];
+	uint64_t e = rsw_shaper_earned(qport, now), floor = e - qport->sh_bucket;
+	uint64_t s = __atomic_load_n(&qport->sh_spent, __ATOMIC_RELAXED), base;
+
+	do {
+		base = s > floor ? s : floor;
+		if (!force && base + bytes > e)
+			return false;
+	} while (!__atomic_compare_exchange_n(&qport->sh_spent, &s, base + bytes, true,
+					      __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+	return true;
 }
 
 /** TCs of a port that received PFC holds at now (unless the watchdog ignores the pause). */
@@ -280,24 +345,43 @@ rsw_paused_mask(const struct rsw_qos_port *qport, uint64_t now)
 }
 
 /**
- * Owner only: whether port p has nothing queued: no bytes in its eight queues, no frame of
- * the control thread, nothing the PMD refused. One line of gauges and the owner's own state:
- * no ring is touched. Frames the scheduler staged are still in the gauges (a frame's bytes,
- * or its control-thread count, are released when it leaves the staging array), so they need
- * no check of their own.
+ * Whether port p has frames queued: bytes in its eight queues, frames of the control thread, or
+ * frames the PMD refused (the owner's pending list). Two lines of gauges: no ring is touched.
+ * Frames the scheduler staged are still in the gauges (a frame's bytes, or its control-thread
+ * count, are released once the PMD has it or it waits in the pending list, which tx_pending
+ * shows first), so they need no check of their own.
+ */
+static inline bool
+rsw_port_queued(uint16_t p)
+{
+	const struct rsw_qos_port *qport = &rsw_qos.port[p];
+	uint64_t q = 0;
+	int tc;
+
+	/* Acquire: a release seen here comes after the pending list published before it. */
+	for (tc = 0; tc < RSW_N_TC; tc++)
+		q |= __atomic_load_n(&qport->q_bytes[tc], __ATOMIC_ACQUIRE);
+	q |= __atomic_load_n(&qport->ctl_frames, __ATOMIC_ACQUIRE);
+	q |= __atomic_load_n(&qport->tx_pending, __ATOMIC_RELAXED);
+	return q != 0;
+}
+
+/**
+ * Whether port p is idle: nothing queued (rsw_port_queued) and no LLR (an LLR port is one
+ * ordered stream through its scheduler). Any sender: a worker sends straight to a port only
+ * when it is idle, so that no frame overtakes one queued before it.
  */
 static inline bool
 rsw_port_idle(uint16_t p)
 {
-	const struct rsw_qos_port *qport = &rsw_qos.port[p];
-	uint64_t q = __atomic_load_n(&qport->ctl_frames, __ATOMIC_RELAXED) | qport->llr;
-	int tc;
+	return !rsw_qos.port[p].llr && !rsw_port_queued(p);
+}
 
-	if (rsw_sched[p].n_pending)
-		return false;
-	for (tc = 0; tc < RSW_N_TC; tc++)
-		q |= __atomic_load_n(&qport->q_bytes[tc], __ATOMIC_RELAXED);
-	return q == 0;
+/** Owner only: port p's pending list changed; publish its length (rsw_port_idle reads it). */
+static inline void
+rsw_pending_publish(uint16_t p)
+{
+	__atomic_store_n(&rsw_qos.port[p].tx_pending, rsw_sched[p].n_pending, __ATOMIC_RELAXED);
 }
 
 struct rsw_lcore_stats;
@@ -316,6 +400,14 @@ uint16_t rsw_sched_port(struct rsw_lcore_stats *st, const struct rsw_qos_params 
  */
 void rsw_port_tx(struct rsw_lcore_stats *st, uint16_t p, struct rte_mbuf **m, uint16_t n,
 		 uint64_t bytes);
+
+/**
+ * A worker other than the owner: transmit n frames (bytes in all) on port p on its own tx queue
+ * q (rsw_direct_txq). Counts tx_packets, tx_bytes and `forwarded` of what the PMD took.
+ * @return the frames sent: the rest are still the caller's.
+ */
+uint16_t rsw_port_tx_queue(struct rsw_lcore_stats *st, uint16_t p, uint16_t q, struct rte_mbuf **m,
+			   uint16_t n, uint64_t bytes);
 
 /**
  * rsw_port_tx of frames some of which railsw made: bit i of orig set where m[i] carries

@@ -17,11 +17,35 @@
 #include <string.h>
 
 #include <rte_branch_prediction.h>
+#include <rte_lcore.h>
 #include <rte_mbuf.h>
 
 #include "rsw_burst.h"
 #include "rsw_fib.h"
+#include "rsw_link.h"
 #include "rsw_qos.h"
+
+/**
+ * The tx queue on which this lcore sends straight to port p: 0 for the port's owner, the
+ * lcore's own queue (rsw_txq) for another worker of a port with a tx queue per worker, or -1:
+ * it has none (a PMD with fewer tx queues, a port with LLR or impairments: one sender), and
+ * its frames queue for the owner.
+ */
+static inline int
+rsw_direct_txq(uint16_t p)
+{
+	unsigned int lcore = rte_lcore_id();
+	uint16_t q;
+
+	if (likely(rsw_dp.ports[p].owner == lcore))
+		return 0;
+	if (unlikely(lcore >= RTE_MAX_LCORE))
+		return -1;
+	q = rsw_txq[lcore][p];
+	if (q == 0 || unlikely(rsw_link_active(p)))
+		return -1;
+	return q;
+}
 
 /* Frames of queue (p, tc) sent cut-through: counted enqueued and dequeued at once. */
 static inline void
@@ -111,25 +135,30 @@ rsw_stage_done(struct rsw_burst *c, uint16_t n_ports)
 }
 
 /**
- * Step 9, whether staged port p may take its frames straight to the PMD now: cut-through on,
- * a port this lcore owns, idle (nothing queued: nothing is overtaken), none of its staged TCs
- * paused or under a watchdog drop, and the shaper's tokens for all of them.
+ * Step 9, the send-now decision: whether staged port p may take its frames straight to the PMD
+ * now: cut-through on, a tx queue of this lcore's on the port (rsw_direct_txq), the port idle
+ * (nothing queued: nothing is overtaken), none of its staged TCs paused or under a watchdog
+ * drop, and the shaper's tokens for all of them, which it takes (shared by the port's senders:
+ * one compare-and-swap).
  */
-bool rsw_queue_open(const struct rsw_burst *c, uint16_t p);
+bool rsw_queue_open(struct rsw_burst *c, uint16_t p);
 
 /**
  * Step 9 for ports admitted whole (bit p of ports: rsw_mmu_admit_burst): each sends its staged
- * frames in one tx burst, counted enqueued and dequeued at once (as cut-through), the shaper's
- * tokens taken once. @return the frames sent.
+ * frames in one tx burst on this lcore's tx queue, counted enqueued and dequeued at once (as
+ * cut-through; rsw_queue_open took the tokens). What the PMD refuses waits in the owner's
+ * pending list (the owner), or is queued for the owner (another worker: into the burst's
+ * slots). @return the frames sent.
  */
 uint16_t rsw_queue_tx_staged(struct rsw_burst *c, struct rsw_lcore_stats *st, uint32_t ports);
 
 /**
- * Step 8, cut-through: a queue of an idle port this lcore owns sends its slot straight to the
- * PMD, as an ASIC sends a packet that finds its queue empty and the port free: counted
- * enqueued and dequeued, never in the buffer. Not when its TC is paused, when the shaper lacks
- * the tokens, or when ECN at dequeue could mark (more bytes than kmin behind the first).
- * Frames the PMD does not take wait in the scheduler's pending list, as its own do.
+ * Step 8, cut-through: a queue of an idle port this lcore may send to (rsw_direct_txq) sends its
+ * slot straight to the PMD, as an ASIC sends a packet that finds its queue empty and the port
+ * free: counted enqueued and dequeued, never in the buffer. Not when its TC is paused, when the
+ * shaper lacks the tokens (one compare-and-swap per slot), or when ECN at dequeue could mark
+ * (more bytes than kmin behind the first). Frames the PMD does not take wait in the
+ * scheduler's pending list (the owner), or go back into their slot (another worker), queued.
  */
 void rsw_queue_cut_through(struct rsw_burst *c, struct rsw_lcore_stats *st,
 			   const struct rsw_qos_params *qp);
@@ -137,7 +166,7 @@ void rsw_queue_cut_through(struct rsw_burst *c, struct rsw_lcore_stats *st,
 /**
  * Step 8: account the admitted bytes (before the frames become visible to the owner, so its
  * release never runs ahead), then one bulk enqueue per queue; a full ring gives back its
- * share.
+ * share. An owner asleep is woken (rsw_wake_owners).
  */
 void rsw_queue_slots(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rsw_tables *t,
 		     uint16_t in_port);

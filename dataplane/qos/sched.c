@@ -24,6 +24,25 @@
 
 struct rsw_port_sched rsw_sched[RSW_MAX_PORTS];
 
+void
+rsw_shaper_setup(uint16_t p, uint64_t speed_bps, uint64_t now)
+{
+	struct rsw_qos_port *qport = &rsw_qos.port[p];
+	uint64_t burst = (uint64_t)(rsw_dp.ports[p].mtu + 38) * 2;
+	uint32_t us = rsw_qos.shaper_burst_us;
+	uint64_t per_burst = speed_bps / 8 * (us ? us : 100) / 1000000;
+
+	/* Two senders may both get here: they write the same values. */
+	__atomic_store_n(&qport->sh_rate_q32,
+			 (uint64_t)(((__uint128_t)speed_bps << 32) / 8 / rsw_qos.tsc_hz),
+			 __ATOMIC_RELAXED);
+	__atomic_store_n(&qport->sh_bucket, RTE_MAX(burst, per_burst), __ATOMIC_RELAXED);
+	__atomic_store_n(&qport->sh_burst_us, us, __ATOMIC_RELAXED);
+	__atomic_store_n(&qport->sh_t0, now, __ATOMIC_RELAXED);
+	__atomic_store_n(&qport->sh_spent, 0, __ATOMIC_RELAXED); /* a full bucket */
+	__atomic_store_n(&qport->sh_speed, speed_bps, __ATOMIC_RELEASE);
+}
+
 /* Frames of TC tc ready in the staging array, refilled from the ring. */
 static inline bool
 tc_has(struct rsw_port_sched *ps, uint16_t p, uint8_t tc)
@@ -181,6 +200,8 @@ flush_pending(struct rsw_lcore_stats *st, struct rsw_port_sched *ps, uint16_t p)
 			sizeof(ps->pending[0]) * (ps->n_pending - sent));
 	ps->pending_orig = (uint32_t)((uint64_t)ps->pending_orig >> sent);
 	ps->n_pending = (uint8_t)(ps->n_pending - sent);
+	if (sent > 0)
+		rsw_pending_publish(p);
 	return ps->n_pending == 0;
 }
 
@@ -252,11 +273,11 @@ rsw_sched_port(struct rsw_lcore_stats *st, const struct rsw_qos_params *qp, uint
 	struct release rel;
 	uint64_t q_now[RSW_N_TC];
 	uint32_t deq_pkts[RSW_N_TC] = {0};
-	uint64_t used_rel = 0, tx_bytes = 0;
+	uint64_t used_rel = 0, tx_bytes = 0, tokens = 0, taken = 0;
 	struct rte_mbuf *out[32], *drop[32];
 	uint32_t out_orig = 0; /* bit i: out[i] was made by railsw */
 	uint16_t n_out = 0, n_drop = 0, work = 0, i;
-	bool shaped = qport->speed_bps != 0;
+	bool shaped;
 	uint16_t cap = rsw_link_tx_cap(p); /* 32, or what an LLR window takes */
 	uint8_t paused, elig = 0, empty = 0;
 	int tc;
@@ -267,8 +288,9 @@ rsw_sched_port(struct rsw_lcore_stats *st, const struct rsw_qos_params *qp, uint
 		return 1;
 	if (rsw_port_idle(p))
 		return 0; /* the common idle case: no ring to probe */
+	shaped = rsw_shaper_on(p, now);
 	if (shaped)
-		rsw_shaper_refill(ps, qport->speed_bps, rsw_dp.ports[p].mtu, now);
+		tokens = rsw_shaper_avail(p, now); /* taken once, after the loop */
 
 	memset(rel.q, 0, sizeof(rel.q));
 	rel.touched = 0;
@@ -292,7 +314,7 @@ rsw_sched_port(struct rsw_lcore_stats *st, const struct rsw_qos_params *qp, uint
 	for (tc = 0; tc < RSW_N_TC; tc++)
 		q_now[tc] = __atomic_load_n(&qport->q_bytes[tc], __ATOMIC_RELAXED);
 
-	while (n_out < cap) {
+	while (n_out + n_drop < cap) { /* out[] and drop[] hold 32 each */
 		struct rte_mbuf *m;
 		struct rsw_mbuf_meta *meta;
 		uint32_t len;
@@ -302,7 +324,7 @@ rsw_sched_port(struct rsw_lcore_stats *st, const struct rsw_qos_params *qp, uint
 			break;
 		m = ps->head[tc][ps->head_i[tc]];
 		len = rte_pktmbuf_pkt_len(m);
-		if (shaped && ps->tokens_milli < rsw_wire_milli(len, 1))
+		if (shaped && tokens < rsw_wire_bytes(len, 1))
 			break;
 		if (unlikely(!rsw_link_credit_take(p, (uint8_t)tc, len))) {
 			elig &= (uint8_t) ~(1u << tc); /* no credit (CBFC): as if paused */
@@ -312,8 +334,10 @@ rsw_sched_port(struct rsw_lcore_stats *st, const struct rsw_qos_params *qp, uint
 			elig &= (uint8_t) ~(1u << tc);
 			empty |= (uint8_t)(1u << tc);
 		}
-		if (shaped)
-			ps->tokens_milli -= rsw_wire_milli(len, 1);
+		if (shaped) {
+			tokens -= rsw_wire_bytes(len, 1);
+			taken += rsw_wire_bytes(len, 1);
+		}
 		if (!(qp->is_strict & (1u << tc)))
 			ps->deficit[tc] -= (int32_t)len;
 		meta = rsw_meta(m);
@@ -350,16 +374,24 @@ rsw_sched_port(struct rsw_lcore_stats *st, const struct rsw_qos_params *qp, uint
 	for (tc = 0; tc < RSW_N_TC; tc++)
 		st->qos.q[p][tc][RSW_QC_dequeued_packets] += deq_pkts[tc];
 
+	if (taken)
+		rsw_shaper_take(p, now, taken, true);
+	/* To the PMD before the release: a sender that sees the queues' bytes gone sees the
+	 * frames the PMD refused in tx_pending (rsw_port_idle), so none of its frames overtakes
+	 * them. */
+	if (n_out > 0)
+		rsw_port_tx_orig(st, p, out, n_out, tx_bytes, out_orig);
+
 release:
 	/* Release the buffer of what left the queues. */
 	if (rel.ctl)
-		__atomic_fetch_sub(&qport->ctl_frames, rel.ctl, __ATOMIC_RELAXED);
+		__atomic_fetch_sub(&qport->ctl_frames, rel.ctl, __ATOMIC_RELEASE);
 	if (rel.orig)
 		__atomic_fetch_sub(&qport->orig_frames, rel.orig, __ATOMIC_RELAXED);
 	for (tc = 0; tc < RSW_N_TC; tc++) {
 		if (rel.q[tc] == 0)
 			continue;
-		__atomic_fetch_sub(&qport->q_bytes[tc], rel.q[tc], __ATOMIC_RELAXED);
+		__atomic_fetch_sub(&qport->q_bytes[tc], rel.q[tc], __ATOMIC_RELEASE);
 	}
 	for (i = 0; rel.touched != 0 && i < RSW_MAX_PORTS; i++) {
 		if (!(rel.touched & (1u << i)))
@@ -376,8 +408,6 @@ release:
 		__atomic_fetch_sub(&rsw_qos.used, used_rel, __ATOMIC_RELAXED);
 	if (n_drop)
 		rte_pktmbuf_free_bulk(drop, n_drop);
-	if (n_out > 0)
-		rsw_port_tx_orig(st, p, out, n_out, tx_bytes, out_orig);
 	return work;
 }
 
@@ -399,6 +429,8 @@ rsw_port_tx_orig(struct rsw_lcore_stats *st, uint16_t p, struct rte_mbuf **m, ui
 		bytes -= rte_pktmbuf_pkt_len(m[i]);
 		ps->pending[ps->n_pending++] = m[i];
 	}
+	if (unlikely(sent < n))
+		rsw_pending_publish(p);
 	count_sent(st, p, sent, (uint32_t)__builtin_popcount(orig & low_bits(sent)), bytes);
 }
 
@@ -406,4 +438,16 @@ void
 rsw_port_tx(struct rsw_lcore_stats *st, uint16_t p, struct rte_mbuf **m, uint16_t n, uint64_t bytes)
 {
 	rsw_port_tx_orig(st, p, m, n, bytes, 0);
+}
+
+uint16_t
+rsw_port_tx_queue(struct rsw_lcore_stats *st, uint16_t p, uint16_t q, struct rte_mbuf **m,
+		  uint16_t n, uint64_t bytes)
+{
+	uint16_t sent = rte_eth_tx_burst(rsw_dp.ports[p].eth_port, q, m, n), i;
+
+	for (i = sent; unlikely(i < n); i++)
+		bytes -= rte_pktmbuf_pkt_len(m[i]);
+	count_sent(st, p, sent, 0, bytes);
+	return sent;
 }

@@ -242,7 +242,7 @@ test_cut_through(void **state)
 {
 	struct rsw_qos_params qp = *tqos;
 	uint64_t q0[RSW_N_QUEUE_CTRS], tx0 = st->port[1].c[RSW_PC_tx_packets];
-	uint64_t txb0 = st->port[1].c[RSW_PC_tx_bytes];
+	uint64_t txb0 = st->port[1].c[RSW_PC_tx_bytes], now;
 
 	(void)state;
 	sched_reset();
@@ -298,9 +298,11 @@ test_cut_through(void **state)
 
 	/* A shaper with no tokens left: queued. */
 	rsw_qos.tsc_hz = rte_get_tsc_hz();
-	rsw_qos.port[1].speed_bps = 1000;                          /* 125 bytes/s */
-	rsw_shaper_refill(&rsw_sched[1], 1000, 1500, rte_rdtsc()); /* a full bucket */
-	rsw_sched[1].tokens_milli = 0;                             /* spent */
+	rsw_qos.port[1].speed_bps = 1000; /* 125 bytes/s */
+	now = rte_rdtsc();
+	assert_true(rsw_shaper_on(1, now)); /* a full bucket */
+	assert_true(rsw_shaper_take(1, now, rsw_shaper_avail(1, now), false));
+	assert_int_equal(rsw_shaper_avail(1, now), 0); /* spent */
 	burst_to_p1(0, 1, 100, 60);
 	assert_int_equal(rte_ring_count(txr[1]), 0);
 	assert_int_equal(rsw_qos.port[1].q_bytes[0], 100);

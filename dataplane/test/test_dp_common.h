@@ -42,6 +42,8 @@ static struct rte_mempool *pool;
 static struct rsw_lcore_stats *st;
 static unsigned int pool_start;                 /* mbufs in use once set up */
 static struct rte_ring *txr[UT_RING_PORTS_MAX]; /* what the ring PMD of each port transmits */
+/* What it transmits on tx queue 1: a worker's own queue, not the owner's (rsw_txq). */
+static struct rte_ring *txr1[UT_RING_PORTS_MAX];
 static struct rte_ring *rxr[UT_RING_PORTS_MAX];
 static uint16_t eth_port[UT_RING_PORTS_MAX] = {RTE_MAX_ETHPORTS, RTE_MAX_ETHPORTS, RTE_MAX_ETHPORTS,
 					       RTE_MAX_ETHPORTS};
@@ -63,16 +65,21 @@ ut_ring_ports_start(const char *prefix, uint16_t n, const unsigned int *txring)
 		snprintf(name, sizeof(name), "%s_pmd_tx%u", prefix, p);
 		txr[p] = rte_ring_create(name, txring[p], SOCKET_ID_ANY,
 					 RING_F_SP_ENQ | RING_F_SC_DEQ);
-		if (rxr[p] == NULL || txr[p] == NULL)
+		snprintf(name, sizeof(name), "%s_pmd_tx1_%u", prefix, p);
+		txr1[p] = rte_ring_create(name, txring[p], SOCKET_ID_ANY,
+					  RING_F_SP_ENQ | RING_F_SC_DEQ);
+		if (rxr[p] == NULL || txr[p] == NULL || txr1[p] == NULL)
 			return -1;
 		snprintf(name, sizeof(name), "%s%u", prefix, p);
-		ret = rte_eth_from_rings(name, &rxr[p], 1, &txr[p], 1, SOCKET_ID_ANY);
+		ret = rte_eth_from_rings(name, &rxr[p], 1, (struct rte_ring *[]){txr[p], txr1[p]},
+					 2, SOCKET_ID_ANY);
 		if (ret < 0)
 			return -1;
 		eth_port[p] = (uint16_t)ret;
-		if (rte_eth_dev_configure(eth_port[p], 1, 1, &conf) != 0 ||
+		if (rte_eth_dev_configure(eth_port[p], 1, 2, &conf) != 0 ||
 		    rte_eth_rx_queue_setup(eth_port[p], 0, 64, SOCKET_ID_ANY, NULL, pool) != 0 ||
 		    rte_eth_tx_queue_setup(eth_port[p], 0, 64, SOCKET_ID_ANY, NULL) != 0 ||
+		    rte_eth_tx_queue_setup(eth_port[p], 1, 64, SOCKET_ID_ANY, NULL) != 0 ||
 		    rte_eth_dev_start(eth_port[p]) != 0)
 			return -1;
 	}
@@ -139,6 +146,7 @@ ut_ring_ports_teardown(void **state)
 		}
 		rte_ring_free(rxr[p]);
 		rte_ring_free(txr[p]);
+		rte_ring_free(txr1[p]);
 	}
 	rsw_fib_fini();
 	rsw_stats_fini();

@@ -482,7 +482,7 @@ test_params_from_cfg(void **state)
 			    "    3: { kmin: 16KB, kmax: 64KB, pmax: 0.2 }\n"
 			    "    0: { kmin: 1000, kmax: 2000, pmax: 1.0 }\n"
 			    "  ecn_mark_point: enqueue\n");
-	rsw_qos_params_from_cfg(&qp, cfg);
+	rsw_qos_params_from_cfg(&qp, cfg, 4); /* a headroom given is kept, whatever the workers */
 	assert_int_equal(qp.lossless, 0x18);
 	assert_int_equal(qp.n_strict, 2);
 	assert_int_equal(qp.strict[0], 7);
@@ -522,7 +522,7 @@ test_params_from_cfg(void **state)
 		   "  buffer:\n"
 		   "    total: 16MB\n"
 		   "    pfc: { mode: dynamic, alpha: 0.125, xon_offset: 3KB, headroom: 64KB }\n");
-	rsw_qos_params_from_cfg(&qp, cfg);
+	rsw_qos_params_from_cfg(&qp, cfg, 1);
 	assert_int_equal(qp.dynamic, 1);
 	assert_int_equal(qp.alpha_q16, 8192);
 	assert_int_equal(qp.xon_offset, 3072);
@@ -540,6 +540,21 @@ test_params_from_cfg(void **state)
 	/* A full buffer leaves nothing: xoff 0, never a negative (wrapped) threshold. */
 	assert_int_equal(rsw_pfc_xoff(&qp, 16u << 20), 0);
 	assert_int_equal(rsw_pfc_xoff(&qp, 32u << 20), 0);
+	rsw_config_free(cfg);
+
+	/* No headroom given: the default, plus 32 frames of the largest MTU per other worker that
+	 * may admit frames of the same PG at once; within what buffer.total leaves. */
+	cfg = load(CFG_HEAD "qos:\n  lossless: [3]\n  buffer: { total: 16MB }\n");
+	rsw_qos_params_from_cfg(&qp, cfg, 1);
+	assert_int_equal(qp.headroom, 64u << 10);
+	rsw_qos_params_from_cfg(&qp, cfg, 4);
+	assert_int_equal(qp.headroom, (64u << 10) + 3 * 32 * (1500 + 14 + 8));
+	assert_int_equal(qp.headroom_reserved, 3 * qp.headroom);
+	rsw_config_free(cfg);
+	cfg = load(CFG_HEAD "qos:\n  lossless: [3]\n  buffer: { total: 512KB }\n");
+	rsw_qos_params_from_cfg(&qp, cfg, 4);
+	/* 3 ports × (96 KiB xoff + headroom) within 512 KiB. */
+	assert_int_equal(qp.headroom, (512u << 10) / 3 - (96u << 10));
 	rsw_config_free(cfg);
 }
 

@@ -197,6 +197,8 @@ expect_idle(void)
 		assert_int_equal(rsw_qos.port[p].ctl_frames, 0);
 		assert_int_equal(rsw_qos.port[p].orig_frames, 0);
 		assert_int_equal(rte_ring_count(txr[p]), 0);
+		assert_int_equal(rte_ring_count(txr1[p]), 0);
+		assert_int_equal(rsw_qos.port[p].tx_pending, 0);
 	}
 	assert_int_equal(rsw_qos.used, 0);
 	assert_int_equal(rte_mempool_in_use_count(pool), pool_start);

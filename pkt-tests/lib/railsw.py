@@ -107,6 +107,11 @@ def iface_mac(name):
 TAP_RE = r"rt(\d+)[a-zA-Z]+\d+$"
 
 
+def test_workers():
+    """Workers the switches of this run get by default (RAILSW_TEST_WORKERS, else 1)."""
+    return max(1, int(os.environ.get("RAILSW_TEST_WORKERS", "0") or 0))
+
+
 def tap_name(seq, index):
     """The TAP of port `index` of this run's switch number `seq` (>= 1):
     rt<pid><seq as letters a, b, .., z, aa, ..><index>."""
@@ -299,10 +304,22 @@ class Switch:
 
     # -- process
 
+    def lcore_args(self):
+        """EAL lcore arguments: self.lcores, or with RAILSW_TEST_WORKERS=N (and the default
+        "0,1") N workers and the control thread on lcores 0..N, spread over the CPUs this
+        process may use (lcore i on the (i mod CPUs)-th): several workers share a CPU, so
+        frames cross workers both ways even on a two-CPU machine."""
+        n = test_workers()
+        if n <= 1 or self.lcores != "0,1":
+            # "0,1": a core list; "0@0,1@1,2@0": lcores on CPUs (more lcores than CPUs)
+            return ["--lcores" if "@" in self.lcores else "-l", self.lcores]
+        cpus = sorted(os.sched_getaffinity(0))
+        spec = ",".join(f"{i}@{cpus[i % len(cpus)]}" for i in range(n + 1))
+        return ["--lcores", spec, "--main-lcore", str(n)]
+
     def cmdline(self):
         huge = ["--huge-dir", self.huge_dir] if self.huge_dir else ["--no-huge"]
-        # "0,1": a core list; "0@0,1@1,2@0": lcores on CPUs (more lcores than CPUs)
-        eal = ["--lcores" if "@" in self.lcores else "-l", self.lcores] + huge + ["-m", str(self.mem), "--file-prefix", self.prefix]
+        eal = self.lcore_args() + huge + ["-m", str(self.mem), "--file-prefix", self.prefix]
         return [os.path.join(self.build, "control", "railsw")] + eal + self.extra_eal + [
             "--", "-c", self.conf]
 

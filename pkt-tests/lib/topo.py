@@ -101,6 +101,26 @@ def routed(frame, out_port, sw, nh_mac=None):
     return bytes(exp)
 
 
+def flow_of(data):
+    """The flow of an Ethernet frame: its addresses, protocol and ports when it is IP (what
+    RSS and the kernel's TAP queue choice hash), else its EtherType."""
+    e = Ether(data)
+    ip = e[IP] if IP in e else e[IPv6] if IPv6 in e else None
+    if ip is None:
+        return (e.type,)
+    l4 = ip.payload
+    return (ip.src, ip.dst, getattr(l4, "sport", None), getattr(l4, "dport", None))
+
+
+def by_flow(frames):
+    """[(port, bytes)] grouped per (port, flow), each group in its order: what several workers
+    keep of the order of frames (sorted groups, to compare two such lists)."""
+    groups = {}
+    for port, data in frames:
+        groups.setdefault((port, repr(flow_of(data))), []).append(data)
+    return sorted(groups.items())
+
+
 def ipv4_checksum_ok(data):
     """True if the IPv4 header checksum in an Ethernet frame verifies."""
     ihl = (data[14] & 0x0F) * 4
