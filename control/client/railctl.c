@@ -29,6 +29,7 @@
 #include "railctl_priv.h"
 #include "rsw_cmd.h"
 #include "rsw_top.h"
+#include "rsw_trace_args.h"
 
 #define RSW_CTL_DEFAULT_SOCK "/run/railsw/railsw.sock"
 #define RSW_CTL_TIMEOUT_MS   5000
@@ -52,6 +53,9 @@ usage(FILE *f)
 		"commands: `%s help` lists the commands the switch knows, e.g.\n"
 		"  show ports | queues [PORT] | pfc [PORT] | buffer [PORT] | drops | lb | routes\n"
 		"  show neighbors | topology | config\n"
+		"  trace start [--port PORT] [--count N] | stop | clear | show\n"
+		"                       record the next N frames (default 50) and each step's\n"
+		"                       decision\n"
 		"  clear counters\n"
 		"  port NAME down|up\n"
 		"  reload [FILE]\n"
@@ -76,6 +80,19 @@ railctl_warn(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+/* Bad words to `trace` are refused here, with its usage, before anything is sent. */
+static int
+trace_usage(int argc, char **argv)
+{
+	char err[160];
+
+	if (rsw_trace_check(argc, argv, err, sizeof(err)) == 0)
+		return 0;
+	railctl_warn("trace: %s", err);
+	fprintf(stderr, "usage: %s trace %s\n", prog, RSW_TRACE_USAGE);
+	return -EINVAL;
 }
 
 static long
@@ -239,6 +256,8 @@ main(int argc, char **argv)
 		return railctl_cmd_plan(argc, argv, i, json);
 	if (strcmp(argv[i], "top") == 0)
 		return rsw_top_main(sock, json, argc - i, argv + i);
+	if (strcmp(argv[i], "trace") == 0 && trace_usage(argc - i - 1, argv + i + 1) != 0)
+		return EXIT_USAGE;
 
 	for (; i < argc; i++) {
 		const unsigned char *p;
