@@ -19,8 +19,9 @@
  *   freed while workers run. rec[] and head are written by that lcore's worker alone: a record
  *   first, then head (release). base is written by the control thread alone (`trace clear`):
  *   records below it are not shown. The control thread reads head (acquire), copies the
- *   records, and reads head again: a record the worker may have overwritten meanwhile (older
- *   than head - RSW_TRACE_CAP) is left out (rsw_trace_read).
+ *   newest RSW_TRACE_CAP records (the ring has one slot more: the one the worker may be
+ *   writing), and reads head again: a record the worker may have written over meanwhile is
+ *   left out (rsw_trace_read).
  */
 
 #ifndef RSW_TRACE_H
@@ -37,8 +38,10 @@
 
 #include "rsw_stats.h"
 
-#define RSW_TRACE_CAP      1024 /* records per worker; also the most one `trace start` takes */
-#define RSW_TRACE_DEFAULT  50   /* frames `trace start` records without --count */
+#define RSW_TRACE_CAP 1024 /* records per worker; also the most one `trace start` takes */
+/* Slots of a worker's ring: one more than it shows, the one the worker may be writing. */
+#define RSW_TRACE_SLOTS    (RSW_TRACE_CAP + 1)
+#define RSW_TRACE_DEFAULT  50 /* frames `trace start` records without --count */
 #define RSW_TRACE_ANY_PORT UINT16_MAX
 #define RSW_TRACE_NONE     UINT32_MAX /* no group, member, neighbour */
 #define RSW_TRACE_SUMMARY  128
@@ -102,7 +105,7 @@ struct rsw_trace_rec {
 struct rsw_trace_buf {
 	alignas(RTE_CACHE_LINE_SIZE) uint64_t head; /* records written (worker) */
 	alignas(RTE_CACHE_LINE_SIZE) uint64_t base; /* records cleared (control) */
-	struct rsw_trace_rec rec[RSW_TRACE_CAP];
+	struct rsw_trace_rec rec[RSW_TRACE_SLOTS];
 };
 
 struct rsw_trace_main {
@@ -159,7 +162,7 @@ uint32_t rsw_trace_claim(uint16_t port, uint32_t want, uint64_t *seq);
 static inline struct rsw_trace_rec *
 rsw_trace_next(struct rsw_trace_buf *buf)
 {
-	return &buf->rec[buf->head % RSW_TRACE_CAP];
+	return &buf->rec[buf->head % RSW_TRACE_SLOTS];
 }
 
 static inline void

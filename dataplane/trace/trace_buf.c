@@ -131,14 +131,14 @@ rsw_trace_read(unsigned int lcore, struct rsw_trace_rec *out)
 	if (head > RSW_TRACE_CAP && first < head - RSW_TRACE_CAP)
 		first = head - RSW_TRACE_CAP; /* wrapped: the oldest were overwritten */
 	for (i = first; i < head; i++)
-		out[n++] = buf->rec[i % RSW_TRACE_CAP];
-	/* Records the worker wrote over while they were copied are left out. */
+		out[n++] = buf->rec[i % RSW_TRACE_SLOTS];
+	/* Record i is written over while the worker writes record i + RSW_TRACE_SLOTS (the same
+	 * slot), when head (published) is i + RSW_TRACE_SLOTS already: records below
+	 * after - RSW_TRACE_CAP may be torn, and are left out. */
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	after = __atomic_load_n(&buf->head, __ATOMIC_RELAXED);
-	/* Record i is written over while the worker writes record i + RSW_TRACE_CAP, when head
-	 * (published) is i + RSW_TRACE_CAP already. */
-	if (after + 1 > RSW_TRACE_CAP + first) {
-		skip = (unsigned int)RTE_MIN((uint64_t)n, after + 1 - RSW_TRACE_CAP - first);
+	if (after > RSW_TRACE_CAP + first) {
+		skip = (unsigned int)RTE_MIN((uint64_t)n, after - RSW_TRACE_CAP - first);
 		memmove(out, out + skip, sizeof(*out) * (n - skip));
 		n -= skip;
 	}
