@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * What the control modules share (DESIGN.md §2, §7): the running configuration,
+ * What the control modules share (docs/architecture.md): the running configuration,
  * the mbuf pool, the workers, the tables generation and the `clear counters`
  * baselines. Each module keeps the rest of its state to itself. Only the control
  * thread (EAL main lcore) touches anything declared here.

@@ -2,11 +2,11 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * The worker loop: rx bursts from the worker's queues, the per-burst pipeline
- * (parse, classify, route, load-balance, rewrite), then transmit: every worker
- * sends straight to an idle port on its own tx queue of that port (rsw_txq),
- * and queues in the port's egress rings otherwise; the port's owner drains
- * the rings (scheduler) on tx queue 0.
+ * The worker loop (docs/architecture.md): rx bursts from the worker's queues,
+ * the per-burst pipeline (parse, classify, route, load-balance, rewrite),
+ * then transmit: every worker sends straight to an idle port on its own tx
+ * queue of that port (rsw_txq), and queues in the port's egress rings
+ * otherwise; the port's owner drains the rings (scheduler) on tx queue 0.
  *
  * Thread-safety: struct rsw_dp_main and rsw_txq are written by the control
  * thread before workers start (except quit, and the egress rings, which are

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * The worker loop and the burst driver (DESIGN.md §3): rx, then the steps in
+ * The worker loop and the burst driver (docs/architecture.md): rx, then the steps in
  * passes over the burst: parse and classify every frame (pkt/, qos/classify);
  * one bulk FIB lookup per family (route/), the flow hashes of the frames that
  * a group hashes (lb/); resolve, rewrite and stage each frame on its egress

@@ -227,7 +227,7 @@ say "railctl show neighbors"
 say "railctl show drops (every frame railsw dropped, by reason)"
 "$railctl" -s "$sock" show drops || fails=$((fails + 1))
 # A frame a host sent that railsw never read dies in the TAP's queue: the host's kernel counts
-# it (TX dropped), no counter of railsw does (docs/lab.md, "Where frames die").
+# it (TX dropped), no counter of railsw does (docs/drops.md, "Frames no railsw counter sees").
 say "the hosts' side of the TAPs (kernel counters: ip -s link)"
 host_stats() { # ns iface
 	echo "$1 $2:"

@@ -394,7 +394,8 @@ for ln in plan["links"]:
                       "leaf": a, "port": ap})
     elif ln["kind"] == "fabric":
         b, bp = ln["b"], ln["b_port"]
-        sock = os.path.join(memif_dir, f"{b}--{a}.sock")
+        # One socket per cable: a rail-only leaf may have parallel links to one spine.
+        sock = os.path.join(memif_dir, f"{b}--{a}-{bp}.sock")
         if len(sock) > 107:
             sys.exit(f"fabric-lab: memif socket path {sock} is too long for a unix socket; "
                      "use a shorter RAILSW_LAB_STATE")
@@ -413,9 +414,9 @@ if miscable:
     if lb is None:
         sys.exit("fabric-lab: --miscable needs two leaves")
     ia = max(i for i, x in enumerate(ports[la]) if x[3][0] == "memif-client" and
-             x[3][1].endswith(f"/{sp}--{la}.sock"))
+             f"/{sp}--{la}-down" in x[3][1])
     ib = max(i for i, x in enumerate(ports[lb]) if x[3][0] == "memif-client" and
-             x[3][1].endswith(f"/{sp}--{lb}.sock"))
+             f"/{sp}--{lb}-down" in x[3][1])
     ka, na, ra, (kinda, socka) = ports[la][ia]
     kb, nb, rb, (kindb, sockb) = ports[lb][ib]
     ports[la][ia] = (ka, na, ra, (kinda, sockb))

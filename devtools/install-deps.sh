@@ -25,6 +25,8 @@ PACKAGES=(
 	python3-scapy
 	python3-pytest
 	python3-matplotlib
+	python3-jsonschema
+	graphviz
 	iperf3
 	iproute2
 	clang

@@ -8,7 +8,11 @@
 #      .c, .h, .py, .sh, meson.build and script;
 #   3. codespell on the tree (build directories excluded);
 #   4. forbidden tokens in dataplane/ and control/ modules: exit(, printf(,
-#      rte_panic, rte_exit (allowed only in control/main.c and control/client/*.c).
+#      rte_panic, rte_exit (allowed only in control/main.c and control/client/*.c);
+#   5. words that have no place in docs or code comments (devtools/lint_words.py):
+#      references to files outside the repository (DESIGN.md, CLI.md, CONFIG.md,
+#      ../shared, ...), "session N", "Nth session", "issue N", "the issue's",
+#      branch names, paths of a development machine, internal source ids (idx:N).
 # Exits non-zero if anything is wrong and prints the offending lines.
 
 set -uo pipefail
@@ -89,6 +93,17 @@ if [ ${#modules[@]} -gt 0 ]; then
 		printf '%s\n' "$out" >&2
 		problem "forbidden tokens above: modules return errors and log with RTE_LOG;" \
 			"only control/main.c and control/client/ may exit or print"
+	fi
+fi
+
+# 5. words of work logs and outside files in docs and comments
+mapfile -t word_files < <(list_files '*.md' '*.[ch]' '*.py' '*.sh' '*.yaml' 'meson.build' \
+	'*/meson.build' 'meson_options.txt' '.ci/*' 'devtools/*' | grep -v -x -e 'devtools/lint_words.py' -e 'devtools/lint.sh')
+if [ ${#word_files[@]} -gt 0 ]; then
+	if ! out=$(python3 devtools/lint_words.py "${word_files[@]}" 2>&1); then
+		printf '%s\n' "$out" >&2
+		problem "docs and comments above refer to work logs or to files outside the" \
+			"repository: describe the product as it is and point to docs/ (devtools/lint_words.py)"
 	fi
 fi
 

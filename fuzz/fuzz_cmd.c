@@ -4,7 +4,7 @@
 /*
  * libFuzzer target: the control-socket command parser (control/cmd.c) on
  * arbitrary request lines. Commands with the words and argument bounds of the
- * real ones (../shared/CLI.md) are registered in the real registry with a
+ * real ones (docs/cli.md) are registered in the real registry with a
  * handler that echoes its arguments, so that every line reaching a handler is
  * checked to be valid UTF-8 text (a reply must always encode as JSON), and
  * every reply is serialised. Bad input must give an error object, never a

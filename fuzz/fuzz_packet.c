@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * libFuzzer target: the whole per-packet path (DESIGN.md §3) on arbitrary
+ * libFuzzer target: the whole per-packet path (docs/architecture.md) on arbitrary
  * frames, with no NIC: parse, classify, route, load-balance, rewrite, MMU
  * admission, ECN, trimming, CNP handling and PFC reception in
  * rsw_process_burst, then the scheduler (rsw_sched_port: PFC generation,

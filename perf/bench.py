@@ -10,6 +10,7 @@ stats read over DPDK telemetry (/var/run/dpdk/<prefix>/dpdk_telemetry.v2), for r
 the peers alike, over a fixed window after a warm-up. See docs/perf.md.
 
 Run as root: perf/run.sh [--smoke] [--runs N] [--sizes 64,512] [--scenarios ipv4-lpm-1k,...]
+             [--workers 1,2,4] (lcores share CPUs where the machine has too few)
 """
 
 import argparse
@@ -29,6 +30,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_common import (  # noqa: E402
     Memory,
     PERF,
+    lcore_cpus,
+    shared_cpus,
     ROOT,
     SCENARIOS,
     build_l3fwd,
@@ -37,7 +40,7 @@ from bench_common import (  # noqa: E402
     measure_clock,
 )
 from bench_peers import Bench, ovs_status  # noqa: E402
-from bench_report import cyc, run_cycles, summary, table  # noqa: E402
+from bench_report import cyc, lcore_note, run_cycles, scaling, summary, table  # noqa: E402
 from bench_modes import ab_main, callgrind_main  # noqa: E402
 
 
@@ -56,7 +59,9 @@ def main():
                          "exit non-zero unless railsw forwarded packets and the table printed")
     ap.add_argument("--scenarios", default=",".join(SCENARIOS))
     ap.add_argument("--sizes", default="64,512,1024,4096", help="frame sizes on the wire, FCS included")
-    ap.add_argument("--workers", default="1,2", help="forwarding cores to try (as the machine allows)")
+    ap.add_argument("--workers", default="1,2",
+                    help="forwarding cores to try, one rx queue per port each (beyond the "
+                         "CPUs the lcores share CPUs: correctness, not a measure)")
     ap.add_argument("--runs", type=int, default=3, help="runs per measurement (median, min, max)")
     ap.add_argument("--warmup", type=float, default=1.5, help="seconds after traffic starts")
     ap.add_argument("--window", type=float, default=3.0, help="seconds measured")
@@ -97,9 +102,9 @@ def main():
     sizes = [int(x) for x in a.sizes.split(",")]
     peers = set(a.peers.split(","))
     ncpu = len(os.sched_getaffinity(0))
-    workers, skipped_w = [], []
-    for w in (int(x) for x in a.workers.split(",")):
-        (workers if w + 1 <= ncpu else skipped_w).append(w)
+    workers = [int(x) for x in a.workers.split(",") if x]
+    if not workers or min(workers) < 1:
+        sys.exit("perf: --workers takes counts of forwarding cores, 1 or more")
     tout = sys.stderr if a.json else sys.stdout
     t_start = time.monotonic()
     if a.callgrind:
@@ -134,13 +139,13 @@ def main():
                     if "l3fwd" in peers:
                         for v in variants:
                             jobs.append(("l3fwd", v, lambda v=v: b.l3fwd(v, size, w)))
-                    if ovs is None:
+                    if ovs is None and not shared_cpus(w):
                         jobs.append(("ovs", "port-to-port", lambda: b.ovs(size, w)))
                     for s in scen:
                         if SCENARIOS[s].get("min_size_only") and size != min(sizes):
                             continue
                         if b.railsw_check(s, size, w) is None and \
-                                (s, size > 1518) not in b.refused_start:
+                                (s, size > 1518, w) not in b.refused_start:
                             jobs.append(("railsw", s, lambda s=s: b.railsw_run(s, size, w)))
                     for prog, what, fn in jobs:
                         if big(what, size):
@@ -170,6 +175,15 @@ def main():
             s["core_hz"] = statistics.median(r["core_hz"] for r in rr)
         return s
 
+    def dropped_inside(prog, what, size, w):
+        """The drop reasons of `show drops` summed over the runs (frames railsw dropped)."""
+        out = {}
+        for r in results:
+            if (r["program"], r["what"], r["size"], r["workers"]) == (prog, what, size, w):
+                for k, v in r.get("dropped_inside", {}).items():
+                    out[k] = out.get(k, 0) + v
+        return out
+
     if ovs is None:
         ovs = "one PMD thread per forwarding core, in_port=1,actions=output:2 and back " \
               "(private ovsdb-server and ovs-vswitchd in the scratch folder)"
@@ -180,7 +194,7 @@ def main():
             for size in sizes:
                 if SCENARIOS[s].get("min_size_only") and size != min(sizes):
                     continue
-                why = b.refused.get((s, size > 1518))
+                why = b.refused.get((s, size > 1518, w))
                 if why and why != "not supported yet":
                     notes.setdefault("%s: railsw %s" % (s, why), None)
                     rs = "n/a (refused)"
@@ -188,8 +202,10 @@ def main():
                     rs = ("n/a (%s)" % why) if why else (agg("railsw", s, size, w) or "failed")
                 l3v = SCENARIOS[s]["l3fwd"]
                 rows.append(dict(scenario=s, size=size, workers=w, railsw=rs,
+                                 shared_cpus=shared_cpus(w),
+                                 dropped_inside=dropped_inside("railsw", s, size, w),
                                  l3fwd=agg("l3fwd", l3v, size, w) if "l3fwd" in peers else None,
-                                 l3fwd_ref=l3v if s in ("ecmp-hash", "spray", "qos-full") else None,
+                                 l3fwd_ref=l3v if s in ("ecmp-hash", "spray", "qos-full", "incast") else None,
                                  l3fwd_variant=l3v,
                                  testpmd=agg("testpmd", "io", size, w) if "testpmd" in peers else None,
                                  ovs=agg("ovs", "port-to-port", size, w)))
@@ -211,9 +227,10 @@ def main():
     print("Mpps = frames transmitted per second by all ports (ethdev opackets via telemetry); "
           "rsw-floor / l3fwd-floor = cycles/pkt above testpmd io (the pcap PMD's own cost); "
           "* = l3fwd plain LPM (1k routes) as reference", file=tout)
-    for w in skipped_w:
-        print("workers=%d: skipped (needs %d cores, this machine has %d: main lcore + %d worker(s) "
-              "is the maximum for railsw)" % (w, w + 1, ncpu, ncpu - 1), file=tout)
+    print(lcore_note(workers, ncpu), file=tout)
+    sc = scaling(rows)
+    if sc:
+        print(sc, file=tout)
     for n in notes:
         print("note: " + n, file=tout)
     print("OVS-DPDK: %s" % ovs, file=tout)
@@ -228,7 +245,7 @@ def main():
                hugepages=mem.huge, memory=mem.label(), core_hz=hz, tsc_hz=tsc, clock_method=clock_how,
                cpus=ncpu, loadavg=open("/proc/loadavg").read().split()[:3],
                runs=a.runs, warmup_s=a.warmup, window_s=a.window, railsw_buildtype=exe[2],
-               ovs=ovs, workers_skipped=skipped_w, rows=rows, raw=results, errors=errors,
+               ovs=ovs, lcore_cpus={w: lcore_cpus(w) for w in workers}, rows=rows, raw=results, errors=errors,
                elapsed_s=round(time.monotonic() - t_start, 1))
     if a.json:
         print(json.dumps(doc, indent=1))

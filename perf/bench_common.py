@@ -57,6 +57,9 @@ SCENARIOS = {
     # neighbours per port), half to 33.<port>.0.0/16 over 4-way ECMP (hash) to four of them
     # (the "spines"), interleaved.
     "leaf": dict(tmpl="leaf", fam=4, routes=0, l3fwd="v4-1k", kind="leaf", neighbors=253),
+    # Incast: the frames of both ports routed (1k routes) out of one port, p1: every worker
+    # hands frames to the one port, the ingress port p1 included (hairpin).
+    "incast": dict(tmpl="ipv4-lpm", fam=4, routes=1024, l3fwd="v4-1k", kind="v4", incast=True),
 }
 L3FWD_VARIANTS = {"v4-1k": (4, 1024), "v4-64k": (4, 1 << 16), "v4-1M": (4, 1 << 20),
                   "v6-1k": (6, 1024)}
@@ -202,15 +205,16 @@ class Captures:
         os.makedirs(self.dir, exist_ok=True)
         self.done = {}
 
-    def get(self, kind, nroutes, size, macs, dscps=(0,)):
-        """Two captures (one per port), frames entering port p addressed to macs[p]."""
-        key = (kind, nroutes, size, tuple(macs), tuple(dscps))
+    def get(self, kind, nroutes, size, macs, dscps=(0,), incast=False):
+        """Two captures (one per port), frames entering port p addressed to macs[p], routed
+        out of the other port (incast: out of port 1, whichever port they enter)."""
+        key = (kind, nroutes, size, tuple(macs), tuple(dscps), incast)
         if key in self.done:
             return self.done[key]
         paths = []
         for port in (0, 1):
             rnd = random.Random(1000 * port + size + nroutes)
-            egress = 1 - port
+            egress = 1 if incast else 1 - port
             fam = 6 if kind == "v6" else 4
             dsts = dests_for(kind, nroutes, egress, rnd, PKTS_PER_PORT)
             h = hashlib.sha1(repr(key).encode()).hexdigest()[:10]
@@ -219,6 +223,20 @@ class Captures:
             paths.append(path)
         self.done[key] = paths
         return paths
+
+
+def short_alias(scratch, path):
+    """A short path of the capture `path`, relative to the scratch folder (every program runs
+    there): railsw's devargs hold at most 255 characters, and a port carries one rx_pcap per
+    worker."""
+    d = os.path.join(scratch, "c")
+    os.makedirs(d, exist_ok=True)
+    for name in sorted(os.listdir(d)):
+        if os.path.realpath(os.path.join(d, name)) == os.path.realpath(path):
+            return "c/" + name
+    name = "%d.pcap" % len(os.listdir(d))
+    os.symlink(path, os.path.join(d, name))
+    return "c/" + name
 
 
 def devargs(i, path, queues):
@@ -347,6 +365,7 @@ class Memory:
 # --------------------------------------------------------------------------- builds
 
 def build_railsw(build_dir, build=True):
+    build_dir = os.path.abspath(build_dir)  # the programs run in the scratch folder
     exe = os.path.join(build_dir, "control", "railsw")
     if not build and os.path.exists(exe):
         pass
@@ -443,7 +462,7 @@ class Proc:
         self.logf = open(self.logpath, "w")
         self.p = subprocess.Popen(argv, stdout=self.logf, stderr=subprocess.STDOUT,
                                   stdin=subprocess.PIPE if stdin_pipe else subprocess.DEVNULL,
-                                  start_new_session=True, env=env)
+                                  start_new_session=True, env=env, cwd=scratch)
         self.tel = Telemetry(prefix)
 
     def alive(self):
@@ -468,9 +487,32 @@ class Proc:
         shutil.rmtree("/var/run/dpdk/" + self.prefix, ignore_errors=True)
 
 
-def cpu_list(workers):
-    """main lcore 0 + forwarding lcores 1..workers."""
-    return list(range(0, workers + 1))
+def cpus():
+    """The CPUs this process may run on, in order."""
+    return sorted(os.sched_getaffinity(0))
+
+
+def lcore_cpus(workers):
+    """The CPU of each lcore: lcore 0 (the main lcore, railsw's control thread) on the first
+    CPU, forwarding lcore i (1..workers) on CPU i while there are CPUs enough, else the
+    forwarding lcores go round the CPUs (lcore i on CPU i mod n). With workers + 1 > n the
+    control thread shares the first CPU with a worker; with workers > n workers share CPUs."""
+    c = cpus()
+    return [c[0]] + [c[i % len(c)] for i in range(1, workers + 1)]
+
+
+def shared_cpus(workers):
+    """True when forwarding lcores share CPUs with each other: correctness, not a measure."""
+    return workers > len(cpus())
+
+
+def eal_lcores(workers, main=True):
+    """EAL arguments: main lcore 0 and forwarding lcores 1..workers, each on its CPU
+    (lcore_cpus); main=False: the forwarding lcores only (l3fwd forwards on its main lcore)."""
+    lc = list(enumerate(lcore_cpus(workers)))
+    if not main:
+        return ["--lcores", ",".join("%d@%d" % x for x in lc[1:])]
+    return ["--lcores", ",".join("%d@%d" % x for x in lc), "--main-lcore", "0"]
 
 
 def measure(proc, warmup, window, nports=2, check=None):

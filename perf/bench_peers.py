@@ -24,7 +24,8 @@ from bench_common import (
     Proc,
     RSW_MAC,
     SCENARIOS,
-    cpu_list,
+    eal_lcores,
+    lcore_cpus,
     del_tap,
     devargs,
     log,
@@ -32,6 +33,7 @@ from bench_common import (
     measure_clock,
     netdev_exists,
     sh,
+    short_alias,
     v4_route,
     v6_route,
 )
@@ -62,7 +64,7 @@ class Bench:
     def testpmd(self, size, workers):
         caps = self.caps.get("v4", 1024, size, PCAP_MAC)
         pre = self.prefix("testpmd")
-        argv = ["dpdk-testpmd", "-l", ",".join(map(str, cpu_list(workers))), "--file-prefix", pre,
+        argv = ["dpdk-testpmd"] + eal_lcores(workers) + ["--file-prefix", pre,
                 "--no-pci", "--vdev", devargs(0, caps[0], workers),
                 "--vdev", devargs(1, caps[1], workers)] + self.mem.eal() + \
                ["--", "--forward-mode=io", "--nb-cores=%d" % workers, "--rxq=%d" % workers,
@@ -81,7 +83,7 @@ class Bench:
         lcores = list(range(1, workers + 1))  # l3fwd opens one tx queue per EAL lcore
         cfg = ",".join("(%d,%d,%d)" % (port, q, lcores[(port + q) % workers])
                        for port in (0, 1) for q in range(workers))
-        argv = [self.a.l3fwd_exe, "-l", ",".join(map(str, lcores)), "--file-prefix", pre,
+        argv = [self.a.l3fwd_exe] + eal_lcores(workers, main=False) + ["--file-prefix", pre,
                 "--no-pci", "--vdev", devargs(0, caps[0], workers),
                 "--vdev", devargs(1, caps[1], workers)] + self.mem.eal() + \
                ["--", "-p", "0x3", "--lookup=lpm", "--parse-ptype", "--config=%s" % cfg,
@@ -110,10 +112,11 @@ class Bench:
         kind = sc.get("kind") or \
             ("ecmp" if sc["tmpl"] in ("ecmp-hash", "spray") else "v%d" % sc["fam"])
         dscps = (0, 8, 16, 26, 32, 40, 48, 46) if scen == "qos-full" else (0,)
-        caps = self.caps.get(kind, sc["routes"], size, self.rsw_macs, dscps)
+        caps = self.caps.get(kind, sc["routes"], size, self.rsw_macs, dscps, sc.get("incast", False))
         sock = os.path.join(self.scratch, "rsw-%s.sock" % scen)
         mtu = max(1500, size - 18)
         text = open(os.path.join(PERF, "scenarios", sc["tmpl"] + ".yaml")).read()
+        caps = [short_alias(self.scratch, c) for c in caps]
         text = (text.replace("@P0@", devargs(0, caps[0], workers))
                 .replace("@P1@", devargs(1, caps[1], workers)).replace("@SOCK@", sock)
                 .replace("@MTU@", str(mtu)).replace("@MTU6@", str(mtu)))
@@ -135,12 +138,12 @@ class Bench:
 
     def railsw_check(self, scen, size, workers):
         """None if railsw accepts the scenario, else the reason it refuses it."""
-        key = (scen, self.jumbo(size))
+        key = (scen, self.jumbo(size), workers)
         if key in self.refused:
             return self.refused[key]
         path, _ = self.railsw_config(scen, size, workers)
         r = subprocess.run([self.railsw, "--", "-c", path, "--check"], capture_output=True,
-                           text=True, timeout=300)
+                           text=True, timeout=300, cwd=self.scratch)
         why = None
         if r.returncode != 0:
             msg = (r.stderr or r.stdout).strip().splitlines()
@@ -154,7 +157,7 @@ class Bench:
     def railsw_run(self, scen, size, workers):
         path, sock = self.railsw_config(scen, size, workers)
         pre = self.prefix("railsw")
-        argv = [self.railsw, "-l", ",".join(map(str, cpu_list(workers))), "--file-prefix", pre] + \
+        argv = [self.railsw] + eal_lcores(workers) + ["--file-prefix", pre] + \
             self.mem.eal() + ["--", "-c", path]
         try:
             return self.run_proc("railsw", argv, pre, railctl_sock=sock)
@@ -162,9 +165,10 @@ class Bench:
             # railsw refused at start what --check accepted: report it, do not retry
             lines = [l.strip() for l in open(os.path.join(self.scratch, pre + ".log"))
                      if l.startswith("railsw:")] or ["exited at start"]
-            self.refused[(scen, self.jumbo(size))] = "exits at start: " + lines[-1][8:]
-            self.refused_start.add((scen, self.jumbo(size)))
-            raise RuntimeError(self.refused[(scen, self.jumbo(size))])
+            key = (scen, self.jumbo(size), workers)
+            self.refused[key] = "exits at start: " + lines[-1][8:]
+            self.refused_start.add(key)
+            raise RuntimeError(self.refused[key])
         except MacMismatch as e:
             # the PMD kept its own MAC: address the frames to it and run again
             log("perf: %s; regenerating the captures" % e)
@@ -245,7 +249,7 @@ class Bench:
                 eal.append("--legacy-mem")  # OVS's mempools under --no-huge
             vsctl("init")
             vsctl("set", "Open_vSwitch", ".", "other_config:dpdk-init=true",
-                  "other_config:pmd-cpu-mask=0x%x" % sum(1 << c for c in cpu_list(workers)[1:]),
+                  "other_config:pmd-cpu-mask=0x%x" % sum(1 << c for c in set(lcore_cpus(workers)[1:])),
                   "other_config:dpdk-lcore-mask=0x1",
                   "other_config:dpdk-extra=\"%s\"" % " ".join(eal))
             proc = Proc("ovs-vswitchd", [ovs_exe(), "unix:" + sock,
@@ -365,6 +369,11 @@ class Bench:
                         if p.get(k):
                             drops[k] = drops.get(k, 0) + p[k]
                 res["railsw_drops"] = drops
+                # `show drops` since start: every reason that dropped a frame inside railsw
+                sd = self.ctl(railctl_sock, "show", "drops")
+                res["show_drops"] = sd
+                res["dropped_inside"] = {d["reason"]: d["packets"] for d in sd.get("drops", [])
+                                         if d.get("packets") and d["reason"] != "rx_missed"}
             if not proc.alive():
                 raise RuntimeError("%s exited during the window:\n%s" % (name, proc.tail()))
             return res

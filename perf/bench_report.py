@@ -101,6 +101,7 @@ def table(rows, hz):
            "testpmd Mpps", "cyc/pkt", "rsw-floor", "l3fwd-floor", "rsw/l3fwd"]
     if with_ovs:
         hdr += ["ovs Mpps", "cyc/pkt", "rsw/ovs"]
+    hdr.append("notes")
     out = []
     for r in rows:
         w = r["workers"]
@@ -115,8 +116,67 @@ def table(rows, hz):
                f(above("railsw")), f(above("l3fwd")), ratio("l3fwd")]
         if with_ovs:
             row += [fmt_rate(r.get("ovs")), f(c["ovs"]), ratio("ovs")]
+        row.append(row_notes(r))
         out.append(row)
     widths = [max(len(x[i]) for x in out + [hdr]) for i in range(len(hdr))]
-    line = lambda cols: "  ".join(c.ljust(widths[i]) if i < 1 else c.rjust(widths[i])
+    line = lambda cols: "  ".join(c.ljust(widths[i]) if i < 1 or i == len(hdr) - 1 else c.rjust(widths[i])
                                   for i, c in enumerate(cols))
     return "\n".join([line(hdr), line(["-" * x for x in widths])] + [line(x) for x in out])
+
+
+SHARED = "shared CPUs: correctness, not a measure"
+
+
+def row_notes(r):
+    """A row's notes: lcores sharing CPUs; frames railsw dropped (`show drops`, all runs)."""
+    notes = []
+    if r.get("shared_cpus"):
+        notes.append(SHARED)
+    d = r.get("dropped_inside") or {}
+    if d:
+        notes.append("railsw dropped %d frames (%s)" % (
+            sum(d.values()), ", ".join("%s %d" % kv for kv in sorted(d.items()))))
+    return "; ".join(notes)
+
+
+def lcore_note(workers, ncpu):
+    """How the lcores sit on the CPUs, per worker count."""
+    from bench_common import lcore_cpus  # noqa: E402 (the report needs no machine otherwise)
+    out = []
+    for w in workers:
+        cpus = lcore_cpus(w)
+        how = "main lcore 0@%d, workers %s" % (cpus[0], ",".join(
+            "%d@%d" % (i, c) for i, c in enumerate(cpus) if i))
+        if w > ncpu:
+            how += " (%s)" % SHARED
+        elif w + 1 > ncpu:
+            how += " (the control thread shares CPU %d with a worker; counts)" % cpus[0]
+        out.append("workers=%d: %s" % (w, how))
+    return "lcores (%d CPUs): " % ncpu + "; ".join(out)
+
+
+def scaling(rows):
+    """Throughput with w workers over one worker's, railsw and testpmd io measured in the same
+    run (testpmd's ratio is what the machine itself gives), and railsw's ratio over testpmd's."""
+    one = {(r["scenario"], r["size"]): r for r in rows if r["workers"] == 1}
+    lines = []
+    for r in rows:
+        b = one.get((r["scenario"], r["size"]))
+        if r["workers"] == 1 or b is None:
+            continue
+        rat = lambda k: r[k]["median"] / b[k]["median"] \
+            if isinstance(r.get(k), dict) and isinstance(b.get(k), dict) and b[k]["median"] > 0 \
+            else None
+        rs, tp = rat("railsw"), rat("testpmd")
+        f = lambda v: "-" if v is None else "%.2fx" % v
+        lines.append("%-12s %5d %3d  %8s  %8s  %12s  %s" % (
+            r["scenario"], r["size"], r["workers"], f(rs), f(tp),
+            "-" if rs is None or tp is None else "%.2f" % (rs / tp),
+            SHARED if r.get("shared_cpus") else ""))
+    if not lines:
+        return ""
+    hdr = "%-12s %5s %3s  %8s  %8s  %12s" % ("scaling", "size", "wk", "railsw", "testpmd",
+                                               "rsw/testpmd")
+    return "\n".join([hdr] + lines + [
+        "scaling = Mpps with wk workers / Mpps with one worker (medians, same run); "
+        "rsw/testpmd = railsw's ratio over testpmd io's"])

@@ -128,6 +128,131 @@ def test_blocks_are_marked():
     assert {"docs/lab.md", "docs/qos.md", "docs/congestion.md"} <= set(RUNNABLE), RUNNABLE
 
 
+# Every Markdown page a reader can reach: README.md and docs/, subfolders included.
+PAGES = ["README.md"] + sorted(os.path.relpath(p, REPO) for p in
+                              glob.glob(os.path.join(REPO, "docs", "**", "*.md"), recursive=True))
+INLINE_LINK = re.compile(r"!?\[(?:[^\]\\]|\\.)*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+REF_LINK = re.compile(r"^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s.*)?$")
+HTML_LINK = re.compile(r"<(?:a|img)\s[^>]*\b(?:href|src)=\"([^\"]+)\"", re.I)
+HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+EXPLICIT_ANCHOR = re.compile(r"<a\s+(?:name|id)=\"([^\"]+)\"", re.I)
+
+
+def prose(doc):
+    """(line number, text) of doc outside fenced blocks, inline code blanked out."""
+    out, fenced = [], False
+    for n, line in enumerate(open(os.path.join(REPO, doc), encoding="utf-8").read().split("\n"), 1):
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+            continue
+        if not fenced:
+            out.append((n, re.sub(r"(`+)(.+?)\1", lambda m: " " * len(m.group(0)), line)))
+    return out
+
+
+def github_anchor(text):
+    """The anchor GitHub gives a heading: the text as rendered (links reduced to their
+    text, emphasis and code marks dropped), lower-cased, every character that is not
+    a letter, digit, '-', '_' or space removed, spaces turned into '-'."""
+    text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", text)
+    text = re.sub(r"<[^>]+>", "", text)
+    text = text.replace("`", "").replace("*", "")
+    text = re.sub(r"(?<![\w])_+|_+(?![\w])", "", text)
+    text = text.strip().lower()
+    text = "".join(c for c in text if c.isalnum() or c in "-_ ")
+    return text.replace(" ", "-")
+
+
+def anchors(doc):
+    """Every #anchor a link into doc may use: its headings as GitHub renders them
+    (a repeated heading gets -1, -2, ...) and explicit <a name=...> / id= anchors."""
+    seen, out = {}, set()
+    lines = open(os.path.join(REPO, doc), encoding="utf-8").read().split("\n")
+    fenced = False
+    for line in lines:
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+            continue
+        if fenced:
+            continue
+        out.update(EXPLICIT_ANCHOR.findall(line))
+        m = HEADING.match(line)
+        if not m:
+            continue
+        a = github_anchor(m.group(2))
+        n = seen.get(a, 0)
+        seen[a] = n + 1
+        out.add(a if n == 0 else f"{a}-{n}")
+    return out
+
+
+def doc_links(doc):
+    """(line, target) of every link in doc's prose: inline, reference-style, HTML."""
+    out = []
+    for n, line in prose(doc):
+        for rx in (INLINE_LINK, REF_LINK, HTML_LINK):
+            out.extend((n, t) for t in rx.findall(line))
+    return out
+
+
+def broken_links(doc):
+    """The relative links of doc whose file does not exist, or whose #anchor is not
+    a heading (or explicit anchor) of the Markdown page it points to."""
+    bad = []
+    for n, target in doc_links(doc):
+        if re.match(r"^[a-z][a-z0-9+.-]*:", target, re.I):
+            continue  # https:, mailto:, ...: not ours to check here
+        path, _, frag = target.partition("#")
+        if path.startswith("/"):
+            bad.append(f"{doc}:{n}: {target}: an absolute path (link relative to the page)")
+            continue
+        dest = os.path.normpath(os.path.join(os.path.dirname(doc), path)) if path else doc
+        full = os.path.join(REPO, dest)
+        if not os.path.exists(full) or dest.startswith(".."):
+            bad.append(f"{doc}:{n}: {target}: no file {dest} in the repository")
+            continue
+        if frag and dest.endswith(".md") and frag not in anchors(dest):
+            bad.append(f"{doc}:{n}: {target}: no heading of {dest} has the anchor #{frag}")
+        elif frag and not dest.endswith(".md") and not re.fullmatch(r"L\d+(-L\d+)?", frag):
+            bad.append(f"{doc}:{n}: {target}: an anchor into a file that is not Markdown")
+    return bad
+
+
+def test_anchor_rules():
+    """Verify: the anchors GitHub makes: punctuation dropped, code marks and links
+    reduced to their text, spaces to '-', a repeated heading numbered."""
+    assert github_anchor("The packet path (one burst)") == "the-packet-path-one-burst"
+    assert github_anchor("`qos.trim` and `qos.cnp`") == "qostrim-and-qoscnp"
+    assert github_anchor("1. Where QoS sits in the packet path") == "1-where-qos-sits-in-the-packet-path"
+    assert github_anchor("`show ports [PORT]` → `ports`") == "show-ports-port--ports"
+    assert github_anchor("BGP unnumbered (RFC 8950)") == "bgp-unnumbered-rfc-8950"
+    assert github_anchor("[cli.md](cli.md) and `snake_case`") == "climd-and-snake_case"
+
+
+def test_checker_finds_broken_links(tmp_path, monkeypatch):
+    """Verify: the link checker itself fails on a missing file, a missing anchor
+    and an absolute path, and passes a good link, a same-page anchor, a repeated
+    heading's -1 and a link inside code (not a link)."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "a.md").write_text("# A\n\n## Same\n\n## Same\n\n[ok](b.md#b-two) [self](#same-1)\n"
+                               "[gone](nope.md) [bad](b.md#nothing) [abs](/etc/passwd)\n"
+                               "`[code](nope.md)`\n\n```\n[fenced](nope.md)\n```\n")
+    (docs / "b.md").write_text("# B\n\n## B two\n")
+    monkeypatch.setattr(__import__(__name__), "REPO", str(tmp_path))
+    bad = broken_links(os.path.join("docs", "a.md"))
+    assert len(bad) == 3, bad
+    assert "nope.md" in bad[0] and "#nothing" in bad[1] and "absolute" in bad[2]
+
+
+def test_links_and_anchors():
+    """Verify: every relative link of README.md and docs/ (inline, reference-style
+    and HTML, outside code) names a file of the repository, and every #anchor of a
+    link to a Markdown page is one of that page's headings as GitHub renders it."""
+    bad = [b for doc in PAGES for b in broken_links(doc)]
+    assert not bad, "\n".join(bad)
+
+
 def links():
     return set(os.listdir("/sys/class/net"))
 

@@ -123,7 +123,7 @@ def test_ecmp_spread_and_stick(sw, injector, family):
 
 
 def test_show_lb_shape(sw):
-    """`show lb` describes each group with the CLI.md fields.
+    """`show lb` describes each group with the fields of docs/cli.md.
 
     Steps: read `railctl --json show lb`.
     Verify: the IPv4 and IPv6 groups exist with mode hash and four members

@@ -100,7 +100,7 @@ def expect_unreachable(sw, injector, cap, frame):
 
 def test_show_fpm_form(sw):
     """**Steps**: `show fpm` before any client.
-    **Verify**: the listener's address, not connected, the counters of CLI.md."""
+    **Verify**: the listener's address, not connected, the counters of docs/cli.md."""
     st = stats(sw)
     assert st["listen"] == f"127.0.0.1:{sw.fpm_port}"
     assert st["connected"] is False
@@ -257,10 +257,10 @@ def test_precedence(sw, injector, cap):
 
 
 def test_reconnect_replays_and_drops_stale(sw, injector, cap):
-    """**Steps**: session 1 sends 10.58.0.0/16 and 10.59.0.0/16; it closes; session 2 (a
-    restarted zebra) sends 10.58.0.0/16 again only, while traffic to 10.58.1.1 flows.
+    """**Steps**: a first FPM connection sends 10.58.0.0/16 and 10.59.0.0/16; it closes; a second
+    (a restarted zebra) sends 10.58.0.0/16 again only, while traffic to 10.58.1.1 flows.
     **Verify**: right after the reconnect both routes stay (the replay may not be done);
-    stale_s after session 2's last message 10.59/16 is dropped (`stale_dropped` +1) and
+    stale_s after the second connection's last message 10.59/16 is dropped (`stale_dropped` +1) and
     10.58/16 stays; not one frame to 10.58.1.1 was lost during the replay."""
     with fpm.Client(sw.fpm_port) as c:
         c.send(fpm.frame(fpm.route("10.58.0.0/16", [HOST_IP["p1"]]),

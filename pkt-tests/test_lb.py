@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright (c) 2026 The railsw authors
-"""Load balancing of AI traffic (DESIGN.md §3 step 5) on TAP ports: a route
+"""Load balancing of AI traffic (docs/load-balancing.md) on TAP ports: a route
 with four next hops on four uplinks p1..p4 (static neighbours), fed from p0.
 
 One elephant flow (one 5-tuple) is sprayed round-robin evenly over the four

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright (c) 2026 The railsw authors
-"""Link state that tells the truth (shared/CLI.md): `link_up` is true, false, or
+"""Link state that tells the truth (docs/cli.md): `link_up` is true, false, or
 null where the port kind cannot know its link, `link_state` up, down or unknown;
 DPDK telemetry and Prometheus say the same (Prometheus has no railsw_link_up
 sample where the link is unknown).

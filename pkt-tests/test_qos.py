@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright (c) 2026 The railsw authors
-"""Lossless QoS on TAP ports (DESIGN.md §3 steps 7-9, §5): every port is
+"""Lossless QoS on TAP ports (docs/qos.md): every port is
 shaped to 10 Mbit/s so a Scapy sender congests it. PFC generation on a 2->1
 incast (XOFF then XON on both ingress ports, nothing lost, order kept), PFC
 and 802.3x PAUSE reception (a paused class holds while others flow, for the

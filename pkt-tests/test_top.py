@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright (c) 2026 The railsw authors
-"""`railctl top` (shared/CLI.md): rates per port, drops per second by reason, per
+"""`railctl top` (docs/cli.md): rates per port, drops per second by reason, per
 (port, TC) queue activity, from two reads of the same counters.
 
 The switch is the three-port topology of topo.py; a thread sends a steady stream

@@ -87,8 +87,9 @@ def test_plan_rail_optimized_json(build):
 
 def test_plan_spine_and_rail_only(build):
     """Steps: plan the spine example and the rail-only example.
-    Verify: the same fabric from the spine's file; rail-only has 8 spines
-    spine-r<rail>-<p> of 2 ports and the /31s of rail 2's planes.
+    Verify: the same fabric from the spine's file; rail-only packs each rail's
+    uplinks on one spine spine-r<rail>-0 of 4 ports (parallel links), with the
+    /31s of rail 2's planes.
     """
     p = plan_json(build, example("fabric-2su-spine.yaml"))
     assert p["this"] == "spine-0"
@@ -98,13 +99,14 @@ def test_plan_spine_and_rail_only(build):
     assert p["design"] == "rail-only"
     assert p["this"] == "leaf-su1-r2"
     spine = p["tiers"][1]
-    assert (spine["count"], spine["ports_used"]) == (8, 2)
+    # A rail's 2 SUs x 2 uplinks fit one spine of radix 64: 4 spines of 4 ports.
+    assert (spine["count"], spine["ports_used"]) == (4, 4)
     assert [s["name"] for s in p["switches"] if s["tier"] == "spine"] == [
-        f"spine-r{r}-{i}" for r in range(4) for i in range(2)]
+        f"spine-r{r}-0" for r in range(4)]
     links = {(ln["a"], ln["a_port"]): ln for ln in p["links"]}
     assert links[("leaf-su1-r2", "up0")]["a_ip"] == "172.16.128.3/31"
-    assert links[("leaf-su1-r2", "up1")]["b"] == "spine-r2-1"
-    assert links[("leaf-su1-r2", "up1")]["b_ip"] == "172.16.160.2/31"
+    up1 = links[("leaf-su1-r2", "up1")]
+    assert (up1["b"], up1["b_port"], up1["b_ip"]) == ("spine-r2-0", "down3", "172.16.160.2/31")
     assert p["speeds"]["downlink_bps"] == 400_000_000_000
 
 

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright (c) 2026 The railsw authors
-"""The totals of `show drops` (../shared/CLI.md): every kind of frame lands in
+"""The totals of `show drops` (docs/cli.md): every kind of frame lands in
 its total once, and the totals add up after each (received = forwarded +
 consumed + queued + dropped, dropped = the sum of the drop reasons). The
 conftest fixtures check the rule after every packet test; this file checks
@@ -45,7 +45,7 @@ def moved(sw, before, expect, timeout=3.0):
 
 
 def test_totals_fields(sw):
-    """Verify: `show drops` has the six totals of CLI.md, all 0 after the start's
+    """Verify: `show drops` has the six totals of docs/cli.md, all 0 after the start's
     `clear counters`; `describe` lists them (queued a gauge, the rest counters); the
     reasons include the buffer's by cause (queue_drops now the tail drops alone) and no
     longer cnp_coalesced."""

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright (c) 2026 The railsw authors
-"""UEC packet trimming and RoCEv2 CNP handling (DESIGN.md §3 step 7, §6) on
+"""UEC packet trimming and RoCEv2 CNP handling (docs/congestion.md) on
 TAP ports shaped to 10 Mbit/s, so a Scapy sender congests the egress port.
 
 Trimming: UET frames (UDP dport 4793) in a trim-eligible class beyond
@@ -153,11 +153,11 @@ def scapy_checksums_ok(data):
     return bytes(again) == data
 
 
-# RoCEv2 CNP (PROTOCOLS.md §3, test vector B2).
+# RoCEv2 CNP (IBTA RoCEv2, Annex A17: a CNP is BTH opcode 0x81).
 
 def icrc(l3, l4):
     """RoCEv2 ICRC over the IP header, UDP header and the BTH + payload with
-    the variant fields masked (PROTOCOLS.md §3), stored little-endian."""
+    the variant fields masked (IBTA RoCEv2, Annex A17), stored little-endian."""
     if l3[0] >> 4 == 4:
         ip = bytearray(l3)
         ip[1] = 0xFF            # TOS
@@ -249,11 +249,11 @@ def tsw(make_switch):
 
 
 # --------------------------------------------------------------------------
-# The CNP builder against PROTOCOLS.md test vector B2
+# The CNP builder against a CNP of the RoCEv2 format (IBTA Annex A17)
 
 
 def test_cnp_builder_matches_vector():
-    """The CNP builder these tests use reproduces PROTOCOLS.md vector B2.
+    """The CNP builder these tests use reproduces a RoCEv2 CNP byte for byte.
 
     Steps: build the canonical CNP (02:..:02 -> 02:..:01, 10.0.0.2 ->
     10.0.0.1, TOS 0xC0, ID 0, DF, TTL 64, UDP 0xC000 -> 4791 checksum 0,

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * `show buffer [PORT]` (../shared/CLI.md): the shared buffer (table `buffer`, one object)
+ * `show buffer [PORT]` (docs/cli.md): the shared buffer (table `buffer`, one object)
  * and its priority groups (table `pgs`, one row per ingress (port, PG)).
  */
 

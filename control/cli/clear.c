@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * `clear counters` (../shared/CLI.md): takes a baseline of every counter the `show`
+ * `clear counters` (docs/cli.md): takes a baseline of every counter the `show`
  * commands print (never writing a worker's slot) and resets the watermarks.
  */
 

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * The command registry behind the control socket (../shared/CLI.md). A request
+ * The command registry behind the control socket (docs/cli.md). A request
  * line is checked (printable UTF-8, at most RSW_CMD_MAX_LINE bytes and
  * RSW_CMD_MAX_WORDS words), split on spaces and tabs, matched against the
  * longest registered word sequence and handed to that command's handler with

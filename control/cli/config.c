@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * `show config` (../shared/CLI.md): the effective configuration, as the config area
+ * `show config` (docs/cli.md): the effective configuration, as the config area
  * formats it.
  */
 

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * `describe` (../shared/CLI.md): every table's fields (name, kind, unit, help), from the
+ * `describe` (docs/cli.md): every table's fields (name, kind, unit, help), from the
  * definitions the tables are built from (rsw_table.h).
  */
 

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * `show drops` (../shared/CLI.md): every drop reason switch-wide, and the totals that account
+ * `show drops` (docs/cli.md): every drop reason switch-wide, and the totals that account
  * for every received frame. The reasons: the port counters marked drop in rsw_stats.h, then
  * the buffer's, summed over every (port, TC) queue: queue_drops (the queues' dropped_packets
  * less the three below), lossless_drops, ecn_drops (Not-ECT frames WRED dropped), trim_drops

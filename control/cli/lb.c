@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * `show lb` (../shared/CLI.md): the next-hop groups (table `groups`) and their members
+ * `show lb` (docs/cli.md): the next-hop groups (table `groups`) and their members
  * (table `groups.members`, nested in each group).
  */
 

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * `show llr [PORT]` and `port NAME impair ...` (../shared/CLI.md, docs/link.md): the LLR
+ * `show llr [PORT]` and `port NAME impair ...` (docs/cli.md, docs/link.md): the LLR
  * machines' state and counters (RSW_FOREACH_LLR_CTR), and the impairments changed at run
  * time. `clear counters` zeroes the LLR counters through rsw_cli_llr_clear.
  */

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * `show neighbors` (../shared/CLI.md): the ARP/ND entries of the neighbour state machine
+ * `show neighbors` (docs/cli.md): the ARP/ND entries of the neighbour state machine
  * (neigh.c), put in the order of their definition.
  */
 

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * `show pfc [PORT]` (../shared/CLI.md): one row per (port, priority): the dataplane's PFC
+ * `show pfc [PORT]` (docs/cli.md): one row per (port, priority): the dataplane's PFC
  * counters (rsw_qos.h) and the watchdog's storms and restores, which the watchdog counts
  * itself (rsw_pfcwd_counts); `clear counters` keeps their baseline in rsw_cli.
  */

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * `show ports [PORT]` and `port NAME down|up` (../shared/CLI.md): the ports table and its
+ * `show ports [PORT]` and `port NAME down|up` (docs/cli.md): the ports table and its
  * definition, counters from the X-macros of rsw_stats.h.
  */
 

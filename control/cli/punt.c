@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * `show punt` (../shared/CLI.md): the frames workers handed to the control thread or a kernel
+ * `show punt` (docs/cli.md): the frames workers handed to the control thread or a kernel
  * interface, by punt class (dataplane/qos/punt.c), summed over the lcores, since the last
  * `clear counters`, with each class's rate and burst in force; `show kif`: the TAPs of
  * control.kernel_interfaces (kif.c), their counters since the last `clear counters`.

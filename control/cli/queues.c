@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * `show queues [PORT]` (../shared/CLI.md): one row per (port, TC), counters from the
+ * `show queues [PORT]` (docs/cli.md): one row per (port, TC), counters from the
  * X-macros of rsw_qos.h.
  */
 

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * `show routes` (../shared/CLI.md): connected, local, static and topology-derived routes, and
+ * `show routes` (docs/cli.md): connected, local, static and topology-derived routes, and
  * the routes of the route source (FPM), each with its source, administrative distance and
  * whether it is the active entry of its prefix (the one in the forwarding tables).
  */

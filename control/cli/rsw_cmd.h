@@ -3,7 +3,7 @@
 
 /*
  * Command registry shared by the control socket, railctl and telemetry
- * (../shared/CLI.md). A command is a fixed sequence of words ("show ports")
+ * (docs/cli.md). A command is a fixed sequence of words ("show ports")
  * followed by arguments. Handlers run on the control thread only.
  *
  * Thread-safety: registration happens before the socket opens; rsw_cmd_exec

@@ -5,7 +5,7 @@
  * The one description of every table the control socket returns (table.c): each field's
  * name, kind, unit and help. The `show` commands build their rows through it (rsw_row), the
  * `describe` command prints it, telemetry takes its commands and keys from it, and the
- * Prometheus exposition its types, HELP lines and labels (../shared/CLI.md `describe`).
+ * Prometheus exposition its types, HELP lines and labels (docs/cli.md, `describe`).
  * Counters kept in X-macros (rsw_stats.h, rsw_qos.h, rsw_icmp.h) carry their columns there
  * and are expanded into the tables here.
  *

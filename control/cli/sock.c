@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * The control socket (../shared/CLI.md): a unix stream socket served by the
+ * The control socket (docs/cli.md): a unix stream socket served by the
  * control thread with poll(). Each client sends request lines and gets one
  * compact JSON line back per request, from rsw_cmd_exec. Nothing here may block
  * the control thread: every socket is non-blocking, replies a client does not

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * `show topology` (../shared/CLI.md): this switch's place in the fabric, formatted by the
+ * `show topology` (docs/cli.md): this switch's place in the fabric, formatted by the
  * topology area (rsw_topology_cmd_show).
  */
 

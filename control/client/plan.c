@@ -3,7 +3,7 @@
 
 /*
  * railctl plan FILE: the fabric of FILE's topology: loaded with the switch's own loader and
- * planned by topology/, printed as JSON or as a summary, tables and one line per cable. No
+ * planned by topology/, then printed in the form the options ask for (railctl_plan.h). No
  * switch is needed.
  */
 
@@ -14,82 +14,10 @@
 #include <string.h>
 
 #include "railctl_lldp.h"
+#include "railctl_plan.h"
 #include "railctl_priv.h"
 #include "rsw_config.h"
 #include "rsw_topology.h"
-
-static const char *
-jstr(json_t *o, const char *key)
-{
-	const char *s = json_string_value(json_object_get(o, key));
-
-	return s != NULL ? s : "";
-}
-
-/* "switch:port" of one end of a cable. */
-static char *
-cable_end(json_t *l, const char *sw, const char *port)
-{
-	struct sbuf sb = {0};
-
-	railctl_sb_text(&sb, jstr(l, sw));
-	railctl_sb_puts(&sb, ":");
-	railctl_sb_text(&sb, jstr(l, port));
-	return railctl_sb_take(&sb);
-}
-
-/* The plan for people: a summary, the tiers, the switches and one line per cable. */
-static void
-print_plan(json_t *plan)
-{
-	json_t *links = json_object_get(plan, "links"), *l;
-	size_t i, n = json_array_size(links), wa = 0, wai = 0, wb = 0;
-	char **ends = railctl_xcalloc(2 * (n ? n : 1), sizeof(*ends));
-
-	printf("%s fabric: %" JSON_INTEGER_FORMAT " SUs x %" JSON_INTEGER_FORMAT
-	       " servers, %" JSON_INTEGER_FORMAT " rails, %" JSON_INTEGER_FORMAT " spines%s;"
-	       " radix %" JSON_INTEGER_FORMAT "\n",
-	       jstr(plan, "design"), json_integer_value(json_object_get(plan, "sus")),
-	       json_integer_value(json_object_get(plan, "servers_per_su")),
-	       json_integer_value(json_object_get(plan, "rails")),
-	       json_integer_value(json_object_get(plan, "spines")),
-	       strcmp(jstr(plan, "design"), "rail-only") == 0 ? " per rail" : "",
-	       json_integer_value(json_object_get(plan, "radix")));
-	printf("gpu_prefix %s, fabric_prefix %s; %" JSON_INTEGER_FORMAT " servers, "
-	       "%" JSON_INTEGER_FORMAT " server NICs\n",
-	       jstr(plan, "gpu_prefix"), jstr(plan, "fabric_prefix"),
-	       json_integer_value(json_object_get(plan, "servers")),
-	       json_integer_value(json_object_get(plan, "server_nics")));
-	if (json_is_string(json_object_get(plan, "this")))
-		printf("this file's switch: %s\n", jstr(plan, "this"));
-	printf("\ntiers:\n");
-	railctl_print_rows(json_object_get(plan, "tiers"), 2);
-	printf("  oversubscription: leaf downlink vs uplink capacity; %s\n",
-	       jstr(json_object_get(plan, "speeds"), "note"));
-	printf("\nswitches:\n");
-	railctl_print_rows(json_object_get(plan, "switches"), 2);
-
-	printf("\ncables (%zu):\n", n);
-	json_array_foreach(links, i, l)
-	{
-		ends[2 * i] = cable_end(l, "a", "a_port");
-		ends[2 * i + 1] = cable_end(l, "b", "b_port");
-		if (railctl_text_width(ends[2 * i]) > wa)
-			wa = railctl_text_width(ends[2 * i]);
-		if (railctl_text_width(jstr(l, "a_ip")) > wai)
-			wai = railctl_text_width(jstr(l, "a_ip"));
-		if (railctl_text_width(ends[2 * i + 1]) > wb)
-			wb = railctl_text_width(ends[2 * i + 1]);
-	}
-	json_array_foreach(links, i, l)
-	{
-		printf("  %-*s  %-*s  <->  %-*s  %s\n", (int)wa, ends[2 * i], (int)wai,
-		       jstr(l, "a_ip"), (int)wb, ends[2 * i + 1], jstr(l, "b_ip"));
-		free(ends[2 * i]);
-		free(ends[2 * i + 1]);
-	}
-	free(ends);
-}
 
 /* --check-lldp DIR: the cabling check, printed or as {"lldp_check": {...}}. Takes plan. */
 static int
@@ -124,44 +52,206 @@ check_lldp(json_t *plan, const char *dir, bool json)
 	return rc;
 }
 
+#define PLAN_USAGE                                                                                 \
+	"usage: plan FILE [--json] [--summary | --switch NAME | --csv | --dot |\n"                 \
+	"                 --containerlab [--image IMAGE] | --configs DIR [--bgp] |\n"              \
+	"                 --check-lldp DIR]"
+
+/* What `railctl plan` prints. */
+enum plan_form {
+	FORM_PLAN,
+	FORM_SUMMARY,
+	FORM_SWITCH,
+	FORM_CSV,
+	FORM_DOT,
+	FORM_CLAB,
+	FORM_CONFIGS,
+	FORM_LLDP,
+};
+
+struct plan_args {
+	const char *file;
+	enum plan_form form;
+	const char *arg; /* --switch NAME, --configs DIR, --check-lldp DIR */
+	const char *image;
+	bool json, bgp;
+};
+
+static int
+usage(const char *what)
+{
+	if (what != NULL)
+		railctl_warn("plan: %s", what);
+	railctl_warn(PLAN_USAGE);
+	return EXIT_USAGE;
+}
+
+/* One output form: a second one is a usage error. */
+static bool
+set_form(struct plan_args *a, enum plan_form f, const char *arg)
+{
+	if (a->form != FORM_PLAN)
+		return false;
+	a->form = f;
+	a->arg = arg;
+	return true;
+}
+
+static int
+parse_args(int argc, char **argv, int i, struct plan_args *a)
+{
+	char msg[128];
+
+	for (i++; i < argc; i++) {
+		const char *o = argv[i];
+		bool more = i + 1 < argc && argv[i + 1][0] != '\0';
+		bool ok = true;
+
+		if (strcmp(o, "-j") == 0 || strcmp(o, "--json") == 0)
+			a->json = true;
+		else if (strcmp(o, "--bgp") == 0)
+			a->bgp = true;
+		else if (strcmp(o, "--summary") == 0)
+			ok = set_form(a, FORM_SUMMARY, NULL);
+		else if (strcmp(o, "--csv") == 0)
+			ok = set_form(a, FORM_CSV, NULL);
+		else if (strcmp(o, "--dot") == 0)
+			ok = set_form(a, FORM_DOT, NULL);
+		else if (strcmp(o, "--containerlab") == 0)
+			ok = set_form(a, FORM_CLAB, NULL);
+		else if (strcmp(o, "--image") == 0 && more && a->image == NULL)
+			a->image = argv[++i];
+		else if (strcmp(o, "--switch") == 0 && more)
+			ok = set_form(a, FORM_SWITCH, argv[++i]);
+		else if (strcmp(o, "--configs") == 0 && more)
+			ok = set_form(a, FORM_CONFIGS, argv[++i]);
+		else if (strcmp(o, "--check-lldp") == 0 && more)
+			ok = set_form(a, FORM_LLDP, argv[++i]);
+		else if (a->file == NULL && o[0] != '\0' && o[0] != '-')
+			a->file = o;
+		else {
+			snprintf(msg, sizeof(msg), "unexpected argument '%.80s'", o);
+			return usage(msg);
+		}
+		if (!ok) {
+			snprintf(msg, sizeof(msg), "'%.80s' and another output form: give one", o);
+			return usage(msg);
+		}
+	}
+	if (a->file == NULL)
+		return usage(NULL);
+	if (a->bgp && a->form != FORM_CONFIGS)
+		return usage("--bgp goes with --configs DIR");
+	if (a->image != NULL && a->form != FORM_CLAB)
+		return usage("--image goes with --containerlab");
+	if (a->json && a->form != FORM_PLAN && a->form != FORM_SUMMARY && a->form != FORM_SWITCH &&
+	    a->form != FORM_LLDP)
+		return usage("--json goes with the plan, --summary, --switch or --check-lldp");
+	return EXIT_OK;
+}
+
+/* The lab's name for containerlab: the file's base name without its extension. */
+static void
+lab_name(const char *file, char *buf, size_t len)
+{
+	const char *b = strrchr(file, '/');
+	char *dot;
+
+	snprintf(buf, len, "%s", b != NULL ? b + 1 : file);
+	dot = strrchr(buf, '.');
+	if (dot != NULL && dot != buf)
+		*dot = '\0';
+}
+
+static int
+print_json(json_t *o)
+{
+	char *text = o != NULL ? json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(6)) : NULL;
+
+	if (text == NULL) {
+		railctl_warn("out of memory");
+		return EXIT_USAGE;
+	}
+	printf("%s\n", text);
+	free(text);
+	return EXIT_OK;
+}
+
+/* The chosen form of a plan. Takes plan. */
+static int
+plan_output(json_t *plan, const struct plan_args *a)
+{
+	char name[256];
+	json_t *o;
+	int rc = EXIT_OK;
+
+	switch (a->form) {
+	case FORM_LLDP:
+		return check_lldp(plan, a->arg, a->json);
+	case FORM_SUMMARY:
+		if (a->json) {
+			o = railctl_plan_summary_json(plan);
+			rc = print_json(o);
+			json_decref(o);
+		} else {
+			railctl_plan_print(plan, true);
+		}
+		break;
+	case FORM_SWITCH:
+		rc = railctl_plan_switch(plan, a->arg, a->json);
+		break;
+	case FORM_CSV:
+		railctl_plan_csv(plan);
+		break;
+	case FORM_DOT:
+		railctl_plan_dot(plan);
+		break;
+	case FORM_CLAB:
+		lab_name(a->file, name, sizeof(name));
+		railctl_plan_containerlab(plan, name,
+					  a->image != NULL ? a->image : "railsw:latest");
+		break;
+	case FORM_CONFIGS:
+		rc = railctl_plan_configs(plan, a->file, a->arg, a->bgp);
+		break;
+	default:
+		if (a->json)
+			rc = print_json(plan);
+		else
+			railctl_plan_print(plan, false);
+	}
+	json_decref(plan);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		railctl_warn("write error: %s", strerror(errno));
+		return EXIT_USAGE;
+	}
+	return rc;
+}
+
 /*
- * railctl plan FILE [--json] [--check-lldp DIR]: load FILE as railsw would (switch: and
- * ports: optional) and print the plan of its fabric, or, with --check-lldp, compare it with
- * the LLDP neighbours of DIR/SWITCH.json (lldp.c). Exit 0, 1 on a bad plan or a cabling
- * that differs, 2 on usage errors.
+ * railctl plan FILE [--json] [FORM]: load FILE as railsw would (switch: and ports:
+ * optional) and print the plan of its fabric in one form (PLAN_USAGE), or, with
+ * --check-lldp, compare it with the LLDP neighbours of DIR/SWITCH.json (lldp.c). Exit 0, 1
+ * on a bad plan or a cabling that differs, 2 on usage errors.
  */
 int
 railctl_cmd_plan(int argc, char **argv, int i, bool json)
 {
 	struct rsw_topo_error e = {0};
 	char err[RSW_CFG_ERR_LEN + 4096]; /* the file name, then e.msg */
-	const char *file = NULL, *lldp_dir = NULL;
+	struct plan_args a = {.json = json};
 	struct rsw_config *cfg;
 	char *text, *line, *nl;
 	json_t *plan;
+	int rc;
 
-	for (i++; i < argc; i++) {
-		if (strcmp(argv[i], "-j") == 0 || strcmp(argv[i], "--json") == 0) {
-			json = true;
-		} else if (strcmp(argv[i], "--check-lldp") == 0 && i + 1 < argc &&
-			   argv[i + 1][0] != '\0') {
-			lldp_dir = argv[++i];
-		} else if (file == NULL && argv[i][0] != '\0') {
-			file = argv[i];
-		} else {
-			railctl_warn("plan: unexpected argument '%s'", argv[i]);
-			railctl_warn("usage: plan FILE [--json] [--check-lldp DIR]");
-			return EXIT_USAGE;
-		}
-	}
-	if (file == NULL) {
-		railctl_warn("usage: plan FILE [--json] [--check-lldp DIR]");
-		return EXIT_USAGE;
-	}
-	cfg = rsw_config_load_plan(file, err, sizeof(err));
+	rc = parse_args(argc, argv, i, &a);
+	if (rc != EXIT_OK)
+		return rc;
+	cfg = rsw_config_load_plan(a.file, err, sizeof(err));
 	plan = cfg != NULL ? rsw_topology_plan_json(cfg, &e) : NULL;
 	if (cfg != NULL && plan == NULL)
-		snprintf(err, sizeof(err), "%.4000s: %s", file, e.msg);
+		snprintf(err, sizeof(err), "%.4000s: %s", a.file, e.msg);
 	rsw_config_free(cfg);
 	if (plan == NULL) {
 		/* One "railctl: " line per error of the file. */
@@ -170,7 +260,7 @@ railctl_cmd_plan(int argc, char **argv, int i, bool json)
 			railctl_warn("%.*s", nl != NULL ? (int)(nl - line) : (int)strlen(line),
 				     line);
 		}
-		if (json) {
+		if (a.json) {
 			json_t *o = json_pack("{s:s}", "error", err);
 
 			text = o != NULL ? json_dumps(o, JSON_COMPACT) : NULL;
@@ -181,24 +271,5 @@ railctl_cmd_plan(int argc, char **argv, int i, bool json)
 		}
 		return EXIT_REPLY_ERROR;
 	}
-	if (lldp_dir != NULL)
-		return check_lldp(plan, lldp_dir, json);
-	if (json) {
-		text = json_dumps(plan, JSON_COMPACT | JSON_REAL_PRECISION(6));
-		if (text == NULL) {
-			railctl_warn("out of memory");
-			json_decref(plan);
-			return EXIT_USAGE;
-		}
-		printf("%s\n", text);
-		free(text);
-	} else {
-		print_plan(plan);
-	}
-	json_decref(plan);
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		railctl_warn("write error: %s", strerror(errno));
-		return EXIT_USAGE;
-	}
-	return EXIT_OK;
+	return plan_output(plan, &a);
 }

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * railctl: the command-line client of the control socket (../shared/CLI.md).
+ * railctl: the command-line client of the control socket (docs/cli.md).
  * It sends one request line (its arguments joined by spaces) and prints the
  * JSON reply, either as is (--json) or rendered for people: arrays of objects
  * become aligned tables, transposed when wider than RSW_CTL_WIDTH columns.
@@ -61,6 +61,12 @@ usage(FILE *f)
 		"  reload [FILE]\n"
 		"  plan FILE [--json]   cabling and addressing of the fabric of FILE's topology:\n"
 		"                       (computed by railctl itself; no switch needed)\n"
+		"  plan FILE --summary | --switch NAME  the summary (tiers, bill of materials,\n"
+		"                       capacity) alone, or one switch's ports and cables\n"
+		"  plan FILE --csv | --dot | --containerlab [--image IMAGE]  the cabling as CSV,\n"
+		"                       a Graphviz graph or a containerlab topology\n"
+		"  plan FILE --configs DIR [--bgp]  DIR/SWITCH.yaml for every switch (and with\n"
+		"                       --bgp DIR/SWITCH.frr.conf)\n"
 		"  plan FILE --check-lldp DIR  the cabling check: DIR/SWITCH.json of each switch\n"
 		"                       (lldpcli -f json0 show neighbors) against the plan\n"
 		"  top [--interval S] [--count N]  live rates (railctl's own view)\n"

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * `railctl top`: railctl's live view of a running switch (../shared/CLI.md). Rates are the
+ * `railctl top`: railctl's live view of a running switch (docs/cli.md). Rates are the
  * differences of two reads of the socket's `show ports`, `show queues`, `show pfc` and
  * `show drops`, divided by the time between the reads: the same counters as every other
  * view, never a second code path.

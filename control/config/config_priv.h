@@ -66,7 +66,7 @@ struct kv {
 	int line;
 };
 
-/* Names of the enums, as CONFIG.md spells them, indexed by value. */
+/* Names of the enums, as docs/config.md spells them, indexed by value. */
 extern const char *const cfg_switch_roles[];                      /* enum rsw_switch_role */
 extern const char *const cfg_port_roles[];                        /* enum rsw_port_role - 1 */
 extern const char *const cfg_llr_fallbacks[];                     /* enum rsw_cfg_llr_fallback */

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * The configuration loader. It reads one YAML file (../shared/CONFIG.md) with the libyaml
+ * The configuration loader. It reads one YAML file (docs/config.md) with the libyaml
  * document API, checks every key, type, range and cross-reference, and fills a struct
  * rsw_config before rte_eal_init; nothing starts on any error. Every error is one line,
  * "FILE:LINE: message", so a typo never passes silently. This file holds the file and buffer

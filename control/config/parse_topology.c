@@ -55,6 +55,9 @@ parse_this(struct ctx *c, yaml_node_t *n, struct rsw_cfg_topology *t)
 		return -EINVAL;
 	if (kv[TH_SPINE].v == NULL && kv[TH_SU].v != NULL && kv[TH_RAIL].v != NULL) {
 		t->this_spine = false;
+	} else if (rail_only && t->spines == 0 && kv[TH_SPINE].v == NULL && kv[TH_SU].v == NULL &&
+		   kv[TH_RAIL].v != NULL) {
+		t->this_spine = false; /* a rail that is one switch: { rail } */
 	} else if (kv[TH_SPINE].v != NULL && kv[TH_SU].v == NULL &&
 		   (kv[TH_RAIL].v != NULL) == rail_only) {
 		t->this_spine = true;
@@ -153,7 +156,10 @@ cfg_parse_topology(struct ctx *c, const struct kv *sec)
 			missing = true;
 			continue;
 		}
-		if (cfg_get_u32(c, kv[k].v, topo_keys[k], 1, counts[i].max, val[k]) < 0)
+		/* spines: 0 is a rail-only fabric of one switch per rail. */
+		if (cfg_get_u32(c, kv[k].v, topo_keys[k],
+				k == RSW_TK_SPINES && t->design == RSW_TOPO_RAIL_ONLY ? 0 : 1,
+				counts[i].max, val[k]) < 0)
 			rc = -EINVAL;
 	}
 	if (kv[RSW_TK_GPU_PREFIX].v != NULL &&

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * The parsed configuration of one switch (../shared/CONFIG.md). The loader
+ * The parsed configuration of one switch (docs/config.md). The loader
  * (config/, libyaml) fills it before rte_eal_init; the control thread builds
  * the dataplane tables from it. Nothing here is read by a worker.
  */
@@ -214,7 +214,7 @@ enum rsw_topo_key {
 };
 
 /*
- * topology: the fabric this switch sits in (CONFIG.md "Topology derivation"). The loader
+ * topology: the fabric this switch sits in (docs/topology.md). The loader
  * parses it; topology/ checks it and derives ports' addresses and routes (rsw_topology.h).
  */
 struct rsw_cfg_topology {
@@ -321,7 +321,7 @@ struct rsw_config *rsw_config_load_plan(const char *path, char *err, size_t errl
 void rsw_config_free(struct rsw_config *cfg);
 
 /**
- * The effective configuration as JSON, with CONFIG.md's key names and every default filled in
+ * The effective configuration as JSON, with docs/config.md's key names and every default filled in
  * (for `show config`).
  *
  * @return a new reference, or NULL on allocation failure.
@@ -373,7 +373,7 @@ bool rsw_cfg_route_same_group(const struct rsw_cfg_route *a, const struct rsw_cf
 /** A hash of what rsw_cfg_route_same_group compares. */
 uint32_t rsw_cfg_route_group_hash(const struct rsw_cfg_route *r);
 
-/** Names of the enums, as CONFIG.md spells them ("hash", "round-robin", ...). */
+/** Names of the enums, as docs/config.md spells them ("hash", "round-robin", ...). */
 const char *rsw_lb_mode_name(enum rsw_lb_mode m);
 
 /**

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * The effective configuration as JSON (`show config`): every key with CONFIG.md's name, every
+ * The effective configuration as JSON (`show config`): every key with docs/config.md's name, every
  * default filled in.
  */
 

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * Packet capture (DESIGN.md §8): rte_pdump lets dpdk-dumpcap, a DPDK secondary
+ * Packet capture (docs/observability.md): rte_pdump lets dpdk-dumpcap, a DPDK secondary
  * process, ask the primary to copy the packets of a port's rx and tx bursts into a
  * ring it reads. A secondary process attaches to the primary's shared memory, which
  * exists only when railsw runs on hugepages; with --no-huge there is nothing to

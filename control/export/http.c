@@ -2,8 +2,8 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * Prometheus scrapes on control.metrics_listen (DESIGN.md §8), served by libmicrohttpd
- * on the control thread. A scrape runs the `show` commands of CLI.md through the command
+ * Prometheus scrapes on control.metrics_listen (docs/observability.md), served by libmicrohttpd
+ * on the control thread. A scrape runs the `show` commands of docs/cli.md through the command
  * registry (control thread only), so the daemon has no thread of its own: railsw keeps
  * the listening socket, accepts clients and hands them to the daemon, and runs it from
  * the "metrics" module's poll without waiting (MHD_run, a zero poll timeout). The reply

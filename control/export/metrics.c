@@ -2,8 +2,8 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * Prometheus text exposition (DESIGN.md §8): a scrape (http.c) runs the `show` commands
- * of CLI.md through the command registry, so metric values are exactly the counters
+ * Prometheus text exposition (docs/observability.md): a scrape (http.c) runs the `show` commands
+ * of docs/cli.md through the command registry, so metric values are exactly the counters
  * `railctl --json` prints; this file formats them as text format 0.0.4 (railsw_<field>,
  * labels from the row: port, tc, priority, ...). Types, HELP lines and labels come from
  * the tables' definitions (rsw_table.h).

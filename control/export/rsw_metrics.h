@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * Prometheus text exposition (format 0.0.4) of the `show` tables of CLI.md (metrics.c),
+ * Prometheus text exposition (format 0.0.4) of the `show` tables of docs/cli.md (metrics.c),
  * served on control.metrics_listen by libmicrohttpd on the control thread (http.c; HTTP/1.0
  * replies, one request per connection). Metric names are railsw_<field> with the labels of
  * the table's row (port, tc, priority, pg, reason, group...); see docs/observability.md.

@@ -3,9 +3,9 @@
 
 /*
  * DPDK telemetry commands /railsw/ports|queues|pfc|lb|drops|totals|buffer|punt|llr
- * (DESIGN.md §8).
+ * (docs/observability.md).
  * The callbacks run on DPDK's telemetry thread, which must never touch the control
- * thread's state, so the control thread runs the `show` commands of CLI.md through
+ * thread's state, so the control thread runs the `show` commands of docs/cli.md through
  * the command registry every RSW_TEL_PERIOD_MS and publishes the JSON documents as
  * a snapshot; the callbacks read that snapshot under a mutex and convert it into
  * rte_tel_data. The commands and keys are those of the tables' definitions (rsw_table.h),

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * The FPM server: routes from FRR zebra's dplane_fpm_nl (../shared/ROUTING.md). A
+ * The FPM server: routes from FRR zebra's dplane_fpm_nl (docs/routing.md). A
  * non-blocking TCP listener on control.fpm.listen; one zebra at a time (a new connection
  * replaces the old one: zebra reconnects after a restart, and the old socket may not have
  * seen its end yet). Frames are read incrementally: partial frames wait for their rest,
@@ -13,7 +13,7 @@
  * A bad message inside a good frame is counted and skipped.
  *
  * Changes mark the tables dirty; the poll builds one new generation from the configuration
- * and the RIB at most every RSW_FPM_BATCH_MS and publishes it (RCU, DESIGN.md §2), so a
+ * and the RIB at most every RSW_FPM_BATCH_MS and publishes it (RCU, docs/architecture.md), so a
  * burst of thousands of routes costs a few generations and workers never stop forwarding.
  */
 

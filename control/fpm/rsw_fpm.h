@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * Routes from FRR zebra over FPM (fpm.c, ../shared/ROUTING.md): a TCP listener on
+ * Routes from FRR zebra over FPM (fpm.c, docs/routing.md): a TCP listener on
  * control.fpm.listen that takes one zebra (dplane_fpm_nl) at a time, parses its stream
  * (rsw_fpm_parse.h), keeps its routes in a RIB and makes them a route source of the tables
  * (rsw_tables_ctl.h). Changes are batched: at most one new table generation every

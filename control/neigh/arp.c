@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * ARP on the control thread (RFC 826, DESIGN.md §7), the IPv4 half of the neighbour
+ * ARP on the control thread (RFC 826, docs/routing.md), the IPv4 half of the neighbour
  * machinery in neigh.c: requests for a port's address (and, on a topology leaf, for the
  * servers on its other downlinks: proxy ARP) are answered in place; senders are learned
  * (merge). The requests that resolve next hops and hosts are neigh.c's.

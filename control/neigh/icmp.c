@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * ICMP and ICMPv6 on the control thread (DESIGN.md §3 step 4, §7). Packets addressed to
+ * ICMP and ICMPv6 on the control thread (docs/architecture.md). Packets addressed to
  * the switch: echo replies for its IPv4 (RFC 792) and IPv6 (RFC 4443 §4.2) addresses
  * (punt.c gives unicast NS/NA to nd.c); the rest is consumed. Packets a worker did not
  * forward: time exceeded (TTL / hop limit), destination unreachable (no route, when

@@ -3,7 +3,7 @@
 
 /*
  * Builders and validators of the packets the control thread sends and receives for
- * neighbour discovery and ICMP (DESIGN.md §7), on plain buffers: nd.c and icmp.c wrap them
+ * neighbour discovery and ICMP (docs/routing.md), on plain buffers: nd.c and icmp.c wrap them
  * in mbufs, and control/test/test_nd_icmp.c checks them without EAL.
  */
 

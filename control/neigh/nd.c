@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * IPv6 Neighbor Discovery on the control thread (RFC 4861, DESIGN.md §7), the IPv6 half
+ * IPv6 Neighbor Discovery on the control thread (RFC 4861, docs/routing.md), the IPv6 half
  * of the neighbour machinery in neigh.c: NS for a port's IPv6 address (to its
  * solicited-node group or unicast) are answered with an NA (Router, Solicited, Override,
  * target link-layer address = the port's MAC); the sender of an NS and the target of an NA

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * Neighbour resolution on the control thread (DESIGN.md §3 step 4, §7): one
+ * Neighbour resolution on the control thread (docs/architecture.md, docs/routing.md): one
  * family-agnostic state machine (incomplete, reachable, stale, failed, static) that
  * resolves next hops and hosts on connected subnets (solicit, retry, age) and holds up
  * to three packets per unresolved neighbour. It solicits with ARP requests (RFC 826) and

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * The punt dispatch of the control thread (DESIGN.md §3 step 4): every packet a worker
+ * The punt dispatch of the control thread (docs/architecture.md): every packet a worker
  * handed over goes to the handler of its reason: ARP to arp.c, ND (multicast, or unicast to
  * the switch) to nd.c, other packets for the switch and those a worker could not forward to
  * icmp.c, packets waiting for a neighbour to neigh.c. The top of the neighbour area: no file

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * The packets the control thread answers with (DESIGN.md §7), built and checked on plain
+ * The packets the control thread answers with (docs/routing.md), built and checked on plain
  * buffers so they are unit-tested without ports or EAL: IPv6 Neighbor Discovery
  * (RFC 4861 NS/NA), ICMPv6 checksums (RFC 4443 §2.3), ICMP and ICMPv6 error messages
  * quoting the offending packet (RFC 1812 §4.3.2, RFC 4443 §2.4) and the token bucket that

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * Port set-up (DESIGN.md §4): find each configured device, configure rx
+ * Port set-up (docs/ports.md): find each configured device, configure rx
  * queues as its kind allows (one per worker with RSS; the fixed count of
  * net_af_xdp, net_vhost and net_pcap, all polled; else one), a tx queue per
  * worker where the PMD has them (every worker sends on its own; net_tap and
@@ -517,6 +517,8 @@ port_setup(uint16_t p, const struct rsw_cfg_port *cp, struct rte_mempool *pool,
 	rsw_dp.ports[p].mtu = cp->mtu;
 	rsw_port_set_admin(p, false);
 	port_senders(p, n_workers, ntxq);
+	PORTS_LOG(INFO, "port %s: %u rx queue(s), %u tx queue(s) (%s)\n", cp->name, nrxq, ntxq,
+		  ntxq > 1 ? "every worker with a queue sends on its own" : "one sender");
 	for (q = 0; q < nrxq; q++) {
 		struct rsw_worker *w = &rsw_ctl.workers[(p + q) % n_workers];
 

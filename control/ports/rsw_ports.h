@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * The port kinds railsw knows (DESIGN.md §4, docs/ports.md): what each DPDK
+ * The port kinds railsw knows (docs/ports.md): what each DPDK
  * PMD offers (queues, MAC-control frames, link speed) and the checks made on a
  * port's devargs before EAL probes it. `railsw --list-port-kinds` prints the
  * table; `show ports` reports each port's kind and whether it carries

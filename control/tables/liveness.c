@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * Next-hop group membership on the control thread (DESIGN.md §3 step 5): a
+ * Next-hop group membership on the control thread (docs/load-balancing.md): a
  * member is down when its port is administratively down, when its link is
  * down (except TAP ports, whose kernel side reports link down once moved into
  * a namespace while still carrying traffic), or when its neighbour could not

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * Live reload (DESIGN.md §2): `railctl reload [FILE]` and SIGHUP. The new file
+ * Live reload (docs/architecture.md): `railctl reload [FILE]` and SIGHUP. The new file
  * is loaded and checked, a new generation of tables is built aside (new FIBs
  * with their own names), the members that are down are computed for it, and
  * it is published by swapping one pointer; rsw_tables_publish waits for every

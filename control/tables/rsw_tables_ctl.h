@@ -17,7 +17,7 @@
 #include "rsw_fib.h"
 #include "rsw_qos_cfg.h"
 
-/* Administrative distances (../shared/CONFIG.md "Route sources and precedence"). */
+/* Administrative distances (docs/routing.md "Route precedence"). */
 #define RSW_DISTANCE_CONNECTED 0
 #define RSW_DISTANCE_STATIC    1
 #define RSW_DISTANCE_TOPOLOGY  5

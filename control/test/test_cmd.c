@@ -339,7 +339,7 @@ test_describe(void **state)
 	assert_non_null(described(d, "show buffer", "pgs"));
 	assert_non_null(described(d, "show lb", "groups.members"));
 	assert_null(kind_of(described(d, "show lb", "groups"), "members"));
-	/* Two of `show drops`: the reasons and the totals of ../shared/CLI.md. */
+	/* Two of `show drops`: the reasons and the totals of docs/cli.md. */
 	assert_non_null(described(d, "show drops", "drops"));
 	assert_int_equal(
 		json_array_size(json_object_get(described(d, "show drops", "totals"), "fields")),

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * Unit tests of the configuration loader (control/config/): every rule of CONFIG.md with its
+ * Unit tests of the configuration loader (control/config/): every rule of docs/config.md with its
  * exact "FILE:LINE: message": bad files and YAML, bad values of switch, ports, load_balance,
  * neighbors and routes, every error of a file at once, and the parsing helpers. The qos
  * section is test_config_qos.c's, control test_config_control.c's, good configurations

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * Unit tests of the configuration loader (control/config/): good configurations (CONFIG.md's
+ * Unit tests of the configuration loader (control/config/): good configurations (docs/config.md's
  * example, defaults, the JSON view), loading from files, the files shipped in config/, port
  * impairments and LLR, route distances. Runs from control/test (meson workdir).
  */
@@ -26,7 +26,7 @@
 
 /* Good configurations. */
 
-/* CONFIG.md's example, less the keys of features not built yet. */
+/* docs/config.md's example, less the keys of features not built yet. */
 static const char full_yaml[] =
 	"switch:\n"
 	"  name: leaf-su0-r1\n"

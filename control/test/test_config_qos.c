@@ -4,7 +4,7 @@
 /*
  * Unit tests of the configuration loader's qos section (control/config/parse_qos*.c):
  * ranges, the scheduler, lossless, buffer, ECN and PFC watchdog errors with their exact
- * "FILE:LINE: message", trim and CNP, then CONFIG.md's qos block, defaults, good files and the
+ * "FILE:LINE: message", trim and CNP, then docs/config.md's qos block, defaults, good files and the
  * JSON view.
  */
 
@@ -409,7 +409,7 @@ test_trim_cnp(void **state)
 		   "t.yaml:6: missing required key 'sus' in 'topology'");
 }
 
-/* CONFIG.md's qos block verbatim, less trim and cnp (not built yet); qos: is line 6. */
+/* docs/config.md's qos block verbatim, less trim and cnp (not built yet); qos: is line 6. */
 static const char config_md_qos[] = HEAD
 	"qos:\n"
 	"  trust: dscp                 # dscp | pcp\n"
@@ -432,7 +432,7 @@ static const char config_md_qos[] = HEAD
 	"  pfc_watchdog: { detect_ms: 200, restore_ms: 200, action: drop }   # drop | forward | alert | off\n";
 
 /*
- * The buffer's defaults that CONFIG.md's example writes out too: the lossy queue limit, the
+ * The buffer's defaults that docs/config.md's example writes out too: the lossy queue limit, the
  * static PFC thresholds and quanta, ECN marked at dequeue and the PFC watchdog.
  */
 static void

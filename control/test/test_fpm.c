@@ -660,7 +660,7 @@ test_rib_add_replace_delete_stale(void **state)
 		m = route_msg(RSW_FPM_OP_ROUTE_ADD, pfx, 24, "10.0.1.1", NULL);
 		assert_non_null(fpm_rib_find(rib, &m.route.prefix));
 	}
-	/* Session 2 sends 10.9.0.0/16 and 10.100.1.0/24 again; the stale rest goes. */
+	/* The second connection sends 10.9.0.0/16 and 10.100.1.0/24 again; the stale rest goes. */
 	m = route_msg(RSW_FPM_OP_ROUTE_ADD, "10.9.0.0", 16, "10.0.1.3", NULL);
 	assert_int_equal(fpm_rib_apply(rib, &m, 2, err, sizeof(err)), FPM_APPLY_ADDED);
 	m = route_msg(RSW_FPM_OP_ROUTE_ADD, "10.100.1.0", 24, "10.0.1.1", NULL);

@@ -109,8 +109,10 @@ test_check_bad(void **state)
 	t.sus = 9;
 	t.radix = 8;
 	assert_int_equal(rsw_topology_check(&t, true, &e), -EINVAL);
-	assert_string_equal(e.msg, "spine 0 needs 9 ports: radix is 8 (one downlink per leaf of "
-				   "its rail: 9 SUs)");
+	assert_string_equal(e.msg,
+			    "rail-only: a rail's 9 SUs x 2 uplinks need 3 spines of radix "
+			    "8, and leaves packed onto different spines have no path between "
+			    "them: at most 4 SUs at this radix and spines");
 
 	/* The link plan's 4096 leaf slots per spine. */
 	t = topo(RSW_TOPO_RAIL_OPTIMIZED);
@@ -177,7 +179,7 @@ test_check_bad(void **state)
 	assert_int_equal(rsw_topology_check(&t, true, &e), -EINVAL);
 	assert_string_equal(
 		e.msg,
-		"'this' is outside the fabric: spine 5, but there are 2 spines per rail (0..1)");
+		"'this' is outside the fabric: spine 5, but there are 1 spines per rail (0..0)");
 	t = topo(RSW_TOPO_RAIL_OPTIMIZED);
 	t.has_this = false;
 	assert_int_equal(rsw_topology_check(&t, false, &e), 0);
@@ -246,8 +248,8 @@ test_load_errors(void **state)
 	expect_err(rep(LEAF, "{ su: 0, rail: 1 }", "{ rail: 1, spine: 0 }"),
 		   "t.yaml:17: 'this' must be { su, rail } for a leaf or { spine } for a spine");
 	expect_err(
-		rep(RO_SPINE, "{ rail: 2, spine: 1 }", "{ spine: 1 }"),
-		"t.yaml:13: 'this' must be { su, rail } for a leaf or { rail, spine } (rail-only) "
+		rep(RO_SPINE, "{ rail: 2, spine: 0 }", "{ spine: 0 }"),
+		"t.yaml:15: 'this' must be { su, rail } for a leaf or { rail, spine } (rail-only) "
 		"for a spine");
 	expect_err(rep(LEAF, "{ su: 0, rail: 1 }", "{ su: -1, rail: 1 }"),
 		   "t.yaml:17: 'this.su' must be between 0 and 255 (got -1)");
@@ -270,7 +272,7 @@ test_load_errors(void **state)
 		   "t.yaml:10: port 'u2' is uplink 3, but the fabric has 2 spines");
 	expect_err(rep(RO_LEAF, "topology:\n",
 		       "  - { name: u2, devargs: t9, role: uplink }\ntopology:\n"),
-		   "t.yaml:8: port 'u2' is uplink 3, but each rail has 2 spines");
+		   "t.yaml:8: port 'u2' is uplink 3, but a leaf has 2 uplinks (spines)");
 	expect_err(
 		rep(SPINE, "topology:\n",
 		    "  - { name: u0, devargs: t9, role: uplink }\ntopology:\n"),
@@ -279,8 +281,8 @@ test_load_errors(void **state)
 		       "  - { name: l8, devargs: t9, role: downlink }\ntopology:\n"),
 		   "t.yaml:13: port 'l8' is downlink 9, but a spine has 8 leaves");
 	expect_err(rep(RO_SPINE, "topology:\n",
-		       "  - { name: l2, devargs: t9, role: downlink }\ntopology:\n"),
-		   "t.yaml:7: port 'l2' is downlink 3, but a spine has 2 leaves");
+		       "  - { name: l4, devargs: t9, role: downlink }\ntopology:\n"),
+		   "t.yaml:9: port 'l4' is downlink 5, but spine-r2-0 has 4 leaf uplinks");
 	expect_err(rep(rep(rep(LEAF, "radix: 64", "radix: 6"), "sus: 2", "sus: 1"), "topology:\n",
 		       "  - { name: m0, devargs: t9 }\ntopology:\n"),
 		   "t.yaml:10: port 'm0' is port 7 of the switch: radix is 6");
@@ -426,8 +428,8 @@ test_rail_optimized_spine(void **state)
 		snprintf(want, sizeof(want), "172.16.32.%d", 2 * i + 1);
 		assert_string_equal(istr(&sw.ports[i].peer_ip), want);
 		assert_string_equal(sw.ports[i].peer,
-				    rsw_topology_leaf_name((uint32_t)i / 4, (uint32_t)i % 4, name,
-							   sizeof(name)));
+				    rsw_topology_leaf_name(&cfg->topology, (uint32_t)i / 4,
+							   (uint32_t)i % 4, name, sizeof(name)));
 		assert_string_equal(sw.ports[i].peer_port, "up1");
 		assert_string_equal(pstr(&cfg->routes[i].prefix), subnet[i]);
 		assert_int_equal(cfg->routes[i].n_nexthops, 1);
@@ -457,9 +459,12 @@ test_rail_only_leaf(void **state)
 	assert_string_equal(pstr(&cfg->ports[3].ipv4), "172.16.160.3/31"); /* 2 x (5 x 4096 + 1) */
 	assert_int_equal(rsw_topology_derive(cfg, &sw, &e), 0);
 	assert_string_equal(sw.name, "leaf-su1-r2");
+	/* 2 SUs x 2 uplinks fit one spine of radix 64: both uplinks reach spine-r2-0, at its
+	 * ports k = su x 2 + p. */
 	assert_string_equal(sw.ports[2].peer, "spine-r2-0");
-	assert_string_equal(sw.ports[3].peer, "spine-r2-1");
-	assert_string_equal(sw.ports[3].peer_port, "down1");
+	assert_string_equal(sw.ports[2].peer_port, "down2");
+	assert_string_equal(sw.ports[3].peer, "spine-r2-0");
+	assert_string_equal(sw.ports[3].peer_port, "down3");
 	assert_string_equal(sw.ports[1].peer, "server-su1-1");
 	assert_string_equal(sw.ports[1].peer_port, "nic2");
 	assert_int_equal(cfg->n_routes, 3);
@@ -480,18 +485,27 @@ test_rail_only_spine(void **state)
 	struct rsw_topo_switch sw;
 
 	(void)state;
-	assert_string_equal(pstr(&cfg->ports[0].ipv4), "172.16.160.0/31");
-	assert_string_equal(pstr(&cfg->ports[1].ipv4), "172.16.160.2/31");
+	/* Port k = su x 2 + p: the /31 of (su, p) at 2 x ((2 x 2 + p) x 4096 + su). */
+	assert_string_equal(pstr(&cfg->ports[0].ipv4), "172.16.128.0/31");
+	assert_string_equal(pstr(&cfg->ports[1].ipv4), "172.16.160.0/31");
+	assert_string_equal(pstr(&cfg->ports[2].ipv4), "172.16.128.2/31");
+	assert_string_equal(pstr(&cfg->ports[3].ipv4), "172.16.160.2/31");
 	assert_int_equal(rsw_topology_derive(cfg, &sw, &e), 0);
-	assert_string_equal(sw.name, "spine-r2-1");
+	assert_string_equal(sw.name, "spine-r2-0");
 	assert_string_equal(sw.ports[0].peer, "leaf-su0-r2");
-	assert_string_equal(sw.ports[1].peer, "leaf-su1-r2");
-	/* Only the leaves of its rail. */
+	assert_string_equal(sw.ports[1].peer, "leaf-su0-r2");
+	assert_string_equal(sw.ports[1].peer_port, "up1");
+	assert_string_equal(sw.ports[2].peer, "leaf-su1-r2");
+	assert_string_equal(sw.ports[2].peer_port, "up0");
+	/* Only the leaves of its rail, each over its two parallel links. */
 	assert_int_equal(cfg->n_routes, 2);
 	assert_string_equal(pstr(&cfg->routes[0].prefix), "10.0.2.0/24");
-	assert_string_equal(istr(&cfg->routes[0].nexthops[0]), "172.16.160.1");
+	assert_int_equal(cfg->routes[0].n_nexthops, 2);
+	assert_string_equal(istr(&cfg->routes[0].nexthops[0]), "172.16.128.1");
+	assert_string_equal(istr(&cfg->routes[0].nexthops[1]), "172.16.160.1");
 	assert_string_equal(pstr(&cfg->routes[1].prefix), "10.1.2.0/24");
-	assert_string_equal(istr(&cfg->routes[1].nexthops[0]), "172.16.160.3");
+	assert_string_equal(istr(&cfg->routes[1].nexthops[0]), "172.16.128.3");
+	assert_string_equal(istr(&cfg->routes[1].nexthops[1]), "172.16.160.3");
 	rsw_config_free(cfg);
 }
 
@@ -524,9 +538,10 @@ test_counts(void **state)
 
 	t = topo(RSW_TOPO_RAIL_ONLY);
 	assert_int_equal(rsw_topology_n_leaves(&t), 8);
-	assert_int_equal(rsw_topology_n_spines(&t), 8);
+	assert_int_equal(rsw_topology_spines_per_rail(&t), 1); /* 2 SUs x 2 uplinks <= 64 */
+	assert_int_equal(rsw_topology_n_spines(&t), 4);
 	assert_int_equal(rsw_topology_leaf_ports(&t), 6);
-	assert_int_equal(rsw_topology_spine_ports(&t), 2);
+	assert_int_equal(rsw_topology_spine_ports(&t), 4);
 	assert_int_equal(rsw_topology_leaf_index(&t, 1, 3), 1);
 	rsw_topology_link(&t, 1, 3, 1, &s, &l); /* 2 x ((3 x 2 + 1) x 4096 + 1) = 57346 */
 	assert_string_equal(pstr(&s), "172.16.224.2/31");

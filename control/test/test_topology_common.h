@@ -88,7 +88,7 @@ rep(const char *src, const char *old, const char *new)
 	"  spines: 2\n"                                                                            \
 	"  this: { su: 1, rail: 2 }\n"
 
-/* Its rail's spine 1. */
+/* Its rail's only spine: 2 SUs x 2 uplinks packed on spine-r2-0 (parallel links). */
 #define RO_SPINE                                                                                   \
 	"switch:\n"                                                                                \
 	"  name: ros\n"                                                                            \
@@ -96,12 +96,14 @@ rep(const char *src, const char *old, const char *new)
 	"ports:\n"                                                                                 \
 	"  - { name: l0, devargs: t0, role: downlink }\n"                                          \
 	"  - { name: l1, devargs: t1, role: downlink }\n"                                          \
+	"  - { name: l2, devargs: t2, role: downlink }\n"                                          \
+	"  - { name: l3, devargs: t3, role: downlink }\n"                                          \
 	"topology:\n"                                                                              \
 	"  design: rail-only\n"                                                                    \
 	"  sus: 2\n"                                                                               \
 	"  servers_per_su: 4\n"                                                                    \
 	"  rails: 4\n"                                                                             \
 	"  spines: 2\n"                                                                            \
-	"  this: { rail: 2, spine: 1 }\n"
+	"  this: { rail: 2, spine: 0 }\n"
 
 #endif /* RSW_TEST_TOPOLOGY_COMMON_H */

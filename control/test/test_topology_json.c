@@ -120,12 +120,12 @@ test_show_json(void **state)
 	cfg = expect_ok(RO_SPINE);
 	o = rsw_topology_show_json(cfg);
 	assert_string_equal(jstr(o, "role"), "spine");
-	assert_string_equal(jstr(o, "name"), "spine-r2-1");
+	assert_string_equal(jstr(o, "name"), "spine-r2-0");
 	assert_int_equal(jint(o, "this.rail"), 2);
-	assert_int_equal(jint(o, "this.spine"), 1);
+	assert_int_equal(jint(o, "this.spine"), 0);
 	assert_true(json_is_null(jget(o, "subnet")));
-	assert_string_equal(jstr(o, "ports.1.peer.name"), "leaf-su1-r2");
-	assert_string_equal(jstr(o, "ports.1.peer.port"), "up1");
+	assert_string_equal(jstr(o, "ports.2.peer.name"), "leaf-su1-r2");
+	assert_string_equal(jstr(o, "ports.2.peer.port"), "up0");
 	json_decref(o);
 	rsw_config_free(cfg);
 
@@ -263,16 +263,18 @@ test_plan_json(void **state)
 	assert_non_null(o);
 	assert_string_equal(jstr(o, "tiers.0.ratio"), "0.5:1");
 	assert_int_equal(jint(o, "speeds.downlink_bps"), 100000000000LL);
-	assert_int_equal(jint(o, "tiers.1.count"), 8);
-	assert_int_equal(jint(o, "tiers.1.ports_used"), 2);
+	/* One spine per rail: 2 SUs x 2 uplinks = 4 of its 64 ports. */
+	assert_int_equal(jint(o, "tiers.1.count"), 4);
+	assert_int_equal(jint(o, "tiers.1.ports_used"), 4);
 	assert_string_equal(jstr(o, "switches.8.name"), "spine-r0-0");
 	assert_int_equal(jint(o, "switches.8.rail"), 0);
-	assert_string_equal(jstr(o, "switches.15.name"), "spine-r3-1");
-	/* leaf-su1-r2 (the 7th leaf) to spine-r2-1: its 2nd uplink. */
+	assert_string_equal(jstr(o, "switches.11.name"), "spine-r3-0");
+	assert_int_equal(jint(o, "switches.11.ports_spare"), 60);
+	/* leaf-su1-r2 (the 7th leaf): its 2nd uplink, parallel to its 1st, on spine-r2-0. */
 	assert_string_equal(jstr(o, "links.41.a"), "leaf-su1-r2");
 	assert_string_equal(jstr(o, "links.41.a_ip"), "172.16.160.3/31");
-	assert_string_equal(jstr(o, "links.41.b"), "spine-r2-1");
-	assert_string_equal(jstr(o, "links.41.b_port"), "down1");
+	assert_string_equal(jstr(o, "links.41.b"), "spine-r2-0");
+	assert_string_equal(jstr(o, "links.41.b_port"), "down3");
 	json_decref(o);
 	rsw_config_free(cfg);
 }

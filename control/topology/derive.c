@@ -15,6 +15,26 @@
 
 #include "topology_priv.h"
 
+/* A leaf's downlink s: server s of its SU; a rail switch's: server s mod servers_per_su of
+ * SU s / servers_per_su. */
+static void
+derive_leaf_down(const struct rsw_cfg_topology *t, struct rsw_topo_switch *sw,
+		 struct rsw_topo_port *tp, uint32_t s)
+{
+	struct rsw_prefix host;
+	uint32_t su = sw->su;
+
+	if (rsw_topology_rail_switch(t)) {
+		su = s / t->servers_per_su;
+		s %= t->servers_per_su;
+	}
+	rsw_topology_gateway(t, su, sw->rail, &tp->ipv4);
+	rsw_topology_host(t, su, sw->rail, s, &host);
+	tp->peer_ip = host.ip;
+	rsw_topology_server_name(su, s, tp->peer, sizeof(tp->peer));
+	snprintf(tp->peer_port, sizeof(tp->peer_port), "nic%u", sw->rail);
+}
+
 /* A leaf's port. */
 static int
 derive_leaf_port(const struct rsw_cfg_topology *t, const struct rsw_cfg_port *cp,
@@ -22,31 +42,30 @@ derive_leaf_port(const struct rsw_cfg_topology *t, const struct rsw_cfg_port *cp
 		 uint32_t *n_up, struct rsw_topo_error *e)
 {
 	struct rsw_prefix spine, leaf;
-	uint32_t l = rsw_topology_leaf_index(t, sw->su, sw->rail);
+	uint32_t sp, port;
 
 	if (cp->role == RSW_PORT_ROLE_DOWNLINK) {
 		uint32_t s = (*n_down)++;
 
-		if (s >= t->servers_per_su)
+		if (s >= rsw_topology_leaf_ports(t) - (rsw_topology_rail_switch(t) ? 0 : t->spines))
 			return topo_terr(e, cp->line,
-					 "port '%s' is downlink %u, but an SU has %u servers (one "
+					 "port '%s' is downlink %u, but %s has %u servers (one "
 					 "downlink each)",
-					 cp->name, s + 1, t->servers_per_su);
+					 cp->name, s + 1,
+					 rsw_topology_rail_switch(t) ? "a rail" : "an SU",
+					 rsw_topology_leaf_ports(t) -
+						 (rsw_topology_rail_switch(t) ? 0 : t->spines));
 		tp->index = (int32_t)s;
-		rsw_topology_gateway(t, sw->su, sw->rail, &tp->ipv4);
-		rsw_topology_host(t, sw->su, sw->rail, s, &leaf);
-		tp->peer_ip = leaf.ip;
-		rsw_topology_server_name(sw->su, s, tp->peer, sizeof(tp->peer));
-		snprintf(tp->peer_port, sizeof(tp->peer_port), "nic%u", sw->rail);
+		derive_leaf_down(t, sw, tp, s);
 	} else {
 		uint32_t p = (*n_up)++;
 
 		if (p >= t->spines)
 			return topo_terr(
-				e, cp->line, "port '%s' is uplink %u, but %s has %u spines",
-				cp->name, p + 1,
-				t->design == RSW_TOPO_RAIL_ONLY ? "each rail" : "the fabric",
-				t->spines);
+				e, cp->line, "port '%s' is uplink %u, but %s %u%s", cp->name, p + 1,
+				t->design == RSW_TOPO_RAIL_ONLY ? "a leaf has" : "the fabric has",
+				t->spines,
+				t->design == RSW_TOPO_RAIL_ONLY ? " uplinks (spines)" : " spines");
 		if (p >= RSW_MAX_NEXTHOPS)
 			return topo_terr(
 				e, cp->line,
@@ -54,10 +73,11 @@ derive_leaf_port(const struct rsw_cfg_topology *t, const struct rsw_cfg_port *cp
 				cp->name, p + 1, RSW_MAX_NEXTHOPS);
 		tp->index = (int32_t)p;
 		rsw_topology_link(t, sw->su, sw->rail, p, &spine, &leaf);
+		rsw_topology_uplink_peer(t, sw->su, sw->rail, p, &sp, &port);
 		tp->ipv4 = leaf;
 		tp->peer_ip = spine.ip;
-		rsw_topology_spine_name(t, sw->rail, p, tp->peer, sizeof(tp->peer));
-		snprintf(tp->peer_port, sizeof(tp->peer_port), "down%u", l);
+		rsw_topology_spine_name(t, sw->rail, sp, tp->peer, sizeof(tp->peer));
+		snprintf(tp->peer_port, sizeof(tp->peer_port), "down%u", port);
 	}
 	return 0;
 }
@@ -68,8 +88,9 @@ derive_spine_port(const struct rsw_cfg_topology *t, const struct rsw_cfg_port *c
 		  struct rsw_topo_switch *sw, struct rsw_topo_port *tp, uint32_t *n_down,
 		  struct rsw_topo_error *e)
 {
+	uint32_t n = rsw_topology_spine_ports_of(t, sw->spine_idx);
 	struct rsw_prefix spine, leaf;
-	uint32_t l, su, rail;
+	uint32_t l, su, rail, p;
 
 	if (cp->role == RSW_PORT_ROLE_UPLINK)
 		return topo_terr(
@@ -77,22 +98,20 @@ derive_spine_port(const struct rsw_cfg_topology *t, const struct rsw_cfg_port *c
 			"port '%s' has role uplink: a spine has no uplinks in a two-tier fabric",
 			cp->name);
 	l = (*n_down)++;
-	if (l >= rsw_topology_spine_ports(t))
+	if (l >= n && t->design == RSW_TOPO_RAIL_ONLY)
+		return topo_terr(e, cp->line,
+				 "port '%s' is downlink %u, but %s has %u leaf uplinks", cp->name,
+				 l + 1, sw->name, n);
+	if (l >= n)
 		return topo_terr(e, cp->line, "port '%s' is downlink %u, but a spine has %u leaves",
-				 cp->name, l + 1, rsw_topology_spine_ports(t));
-	if (t->design == RSW_TOPO_RAIL_ONLY) {
-		su = l;
-		rail = sw->rail;
-	} else {
-		su = l / t->rails;
-		rail = l % t->rails;
-	}
+				 cp->name, l + 1, n);
+	rsw_topology_spine_peer(t, sw->spine_idx, l, sw->rail, &su, &rail, &p);
 	tp->index = (int32_t)l;
-	rsw_topology_link(t, su, rail, sw->spine_idx, &spine, &leaf);
+	rsw_topology_link(t, su, rail, p, &spine, &leaf);
 	tp->ipv4 = spine;
 	tp->peer_ip = leaf.ip;
-	rsw_topology_leaf_name(su, rail, tp->peer, sizeof(tp->peer));
-	snprintf(tp->peer_port, sizeof(tp->peer_port), "up%u", sw->spine_idx);
+	rsw_topology_leaf_name(t, su, rail, tp->peer, sizeof(tp->peer));
+	snprintf(tp->peer_port, sizeof(tp->peer_port), "up%u", p);
 	return 0;
 }
 
@@ -194,22 +213,29 @@ derive_routes(const struct rsw_config *cfg, struct rsw_topo_switch *sw)
 		}
 		ecmp->nexthops[ecmp->n_nexthops++] = tp->peer_ip;
 	}
-	/* A spine: each leaf's /24 to that leaf. */
+	/* A spine: each leaf's /24 to that leaf (ECMP over parallel links, rail-only). */
 	for (i = 0; i < sw->n_ports && sw->spine; i++) {
 		const struct rsw_topo_port *tp = &sw->ports[i];
 		struct rsw_topo_route *r = &sw->routes[sw->n_routes];
-		uint32_t su, rail;
+		struct rsw_prefix net;
+		uint32_t su, rail, p;
+		uint16_t k;
 
 		if (tp->role != RSW_PORT_ROLE_DOWNLINK)
 			continue;
-		if (t->design == RSW_TOPO_RAIL_ONLY) {
-			su = (uint32_t)tp->index;
-			rail = sw->rail;
-		} else {
-			su = (uint32_t)tp->index / t->rails;
-			rail = (uint32_t)tp->index % t->rails;
+		rsw_topology_spine_peer(t, sw->spine_idx, (uint32_t)tp->index, sw->rail, &su, &rail,
+					&p);
+		topo_leaf_subnet(t, su, rail, &net);
+		for (k = 0; k < sw->n_routes; k++)
+			if (topo_prefix_equal(&sw->routes[k].prefix, &net))
+				break;
+		if (k < sw->n_routes) {
+			r = &sw->routes[k];
+			if (r->n_nexthops < RSW_MAX_NEXTHOPS)
+				r->nexthops[r->n_nexthops++] = tp->peer_ip;
+			continue;
 		}
-		topo_leaf_subnet(t, su, rail, &r->prefix);
+		r->prefix = net;
 		r->n_nexthops = 1;
 		r->nexthops[0] = tp->peer_ip;
 		sw->n_routes++;
@@ -237,7 +263,7 @@ rsw_topology_derive(const struct rsw_config *cfg, struct rsw_topo_switch *sw,
 	if (sw->spine) {
 		rsw_topology_spine_name(t, sw->rail, sw->spine_idx, sw->name, sizeof(sw->name));
 	} else {
-		rsw_topology_leaf_name(sw->su, sw->rail, sw->name, sizeof(sw->name));
+		rsw_topology_leaf_name(t, sw->su, sw->rail, sw->name, sizeof(sw->name));
 		topo_leaf_subnet(t, sw->su, sw->rail, &sw->subnet);
 	}
 

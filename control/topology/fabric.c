@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * The geometry of a fabric (CONFIG.md "Topology derivation", docs/topology.md): counts of
+ * The geometry of a fabric (docs/topology.md): counts of
  * leaves, spines and ports, the addresses of links, hosts and gateways, switch names, and the
  * check of a topology: section. Pure computation on a parsed section: no DPDK, no I/O.
  */
@@ -83,28 +83,91 @@ rsw_topology_design_name(enum rsw_topo_design d)
 	return d == RSW_TOPO_RAIL_ONLY ? "rail-only" : "rail-optimized";
 }
 
+bool
+rsw_topology_rail_switch(const struct rsw_cfg_topology *t)
+{
+	return t->design == RSW_TOPO_RAIL_ONLY && t->spines == 0;
+}
+
 uint32_t
 rsw_topology_n_leaves(const struct rsw_cfg_topology *t)
 {
-	return t->sus * t->rails;
+	return rsw_topology_rail_switch(t) ? t->rails : t->sus * t->rails;
+}
+
+uint32_t
+rsw_topology_spines_per_rail(const struct rsw_cfg_topology *t)
+{
+	uint64_t up = (uint64_t)t->sus * t->spines;
+
+	if (t->design != RSW_TOPO_RAIL_ONLY)
+		return t->spines;
+	return t->radix == 0 ? 0 : (uint32_t)((up + t->radix - 1) / t->radix);
 }
 
 uint32_t
 rsw_topology_n_spines(const struct rsw_cfg_topology *t)
 {
-	return t->design == RSW_TOPO_RAIL_ONLY ? t->rails * t->spines : t->spines;
+	return t->design == RSW_TOPO_RAIL_ONLY ? t->rails * rsw_topology_spines_per_rail(t)
+					       : t->spines;
 }
 
 uint32_t
 rsw_topology_leaf_ports(const struct rsw_cfg_topology *t)
 {
+	if (rsw_topology_rail_switch(t))
+		return t->sus * t->servers_per_su;
 	return t->servers_per_su + t->spines;
 }
 
 uint32_t
 rsw_topology_spine_ports(const struct rsw_cfg_topology *t)
 {
-	return t->design == RSW_TOPO_RAIL_ONLY ? t->sus : t->sus * t->rails;
+	return rsw_topology_spine_ports_of(t, 0);
+}
+
+uint32_t
+rsw_topology_spine_ports_of(const struct rsw_cfg_topology *t, uint32_t p)
+{
+	uint64_t up = (uint64_t)t->sus * t->spines, first = (uint64_t)p * t->radix;
+
+	if (t->design != RSW_TOPO_RAIL_ONLY)
+		return t->sus * t->rails;
+	if (first >= up)
+		return 0;
+	return up - first < t->radix ? (uint32_t)(up - first) : t->radix;
+}
+
+void
+rsw_topology_uplink_peer(const struct rsw_cfg_topology *t, uint32_t su, uint32_t rail, uint32_t p,
+			 uint32_t *spine, uint32_t *port)
+{
+	uint64_t k = (uint64_t)su * t->spines + p;
+
+	if (t->design == RSW_TOPO_RAIL_ONLY) {
+		*spine = (uint32_t)(k / t->radix);
+		*port = (uint32_t)(k % t->radix);
+	} else {
+		*spine = p;
+		*port = rsw_topology_leaf_index(t, su, rail);
+	}
+}
+
+void
+rsw_topology_spine_peer(const struct rsw_cfg_topology *t, uint32_t spine, uint32_t port,
+			uint32_t rail, uint32_t *su, uint32_t *leaf_rail, uint32_t *p)
+{
+	uint64_t k = (uint64_t)spine * t->radix + port;
+
+	if (t->design == RSW_TOPO_RAIL_ONLY) {
+		*su = (uint32_t)(k / t->spines);
+		*leaf_rail = rail;
+		*p = (uint32_t)(k % t->spines);
+	} else {
+		*su = port / t->rails;
+		*leaf_rail = port % t->rails;
+		*p = spine;
+	}
 }
 
 uint32_t
@@ -160,9 +223,13 @@ topo_leaf_subnet(const struct rsw_cfg_topology *t, uint32_t su, uint32_t rail, s
 }
 
 const char *
-rsw_topology_leaf_name(uint32_t su, uint32_t rail, char *buf, size_t len)
+rsw_topology_leaf_name(const struct rsw_cfg_topology *t, uint32_t su, uint32_t rail, char *buf,
+		       size_t len)
 {
-	snprintf(buf, len, "leaf-su%u-r%u", su, rail);
+	if (rsw_topology_rail_switch(t))
+		snprintf(buf, len, "leaf-r%u", rail);
+	else
+		snprintf(buf, len, "leaf-su%u-r%u", su, rail);
 	return buf;
 }
 
@@ -188,9 +255,86 @@ static int
 check_count(const struct rsw_cfg_topology *t, struct rsw_topo_error *e, enum rsw_topo_key k,
 	    const char *name, uint32_t v, uint32_t max)
 {
-	if (v < 1 || v > max)
-		return topo_terr(e, topo_kline(t, k), "'%s' must be between 1 and %u (got %u)",
-				 name, max, v);
+	uint32_t min = k == RSW_TK_SPINES && t->design == RSW_TOPO_RAIL_ONLY ? 0 : 1;
+
+	if (v < min || v > max)
+		return topo_terr(e, topo_kline(t, k), "'%s' must be between %u and %u (got %u)",
+				 name, min, max, v);
+	return 0;
+}
+
+/* Every tier within the radix. */
+static int
+check_radix(const struct rsw_cfg_topology *t, struct rsw_topo_error *e)
+{
+	if (rsw_topology_rail_switch(t)) {
+		if (rsw_topology_leaf_ports(t) > t->radix)
+			return topo_terr(
+				e, topo_kline(t, RSW_TK_RADIX),
+				"rail 0 needs %u ports: radix is %u (spines: 0 puts a rail's %u "
+				"SUs x %u servers on one switch)",
+				rsw_topology_leaf_ports(t), t->radix, t->sus, t->servers_per_su);
+		return 0;
+	}
+	if (rsw_topology_leaf_ports(t) > t->radix)
+		return topo_terr(
+			e, topo_kline(t, RSW_TK_RADIX),
+			"leaf 0 needs %u ports: radix is %u (%u server downlinks + %u spine "
+			"uplinks)",
+			rsw_topology_leaf_ports(t), t->radix, t->servers_per_su, t->spines);
+	/*
+	 * Rail-only spines are packed to the radix, (leaf, uplink) in order: with a second spine
+	 * per rail, the rail's first leaf would sit on spine 0 only and its last on another, with
+	 * no path between them in two tiers.
+	 */
+	if (t->design == RSW_TOPO_RAIL_ONLY && rsw_topology_spines_per_rail(t) > 1)
+		return topo_terr(
+			e, topo_kline(t, RSW_TK_RADIX),
+			"rail-only: a rail's %u SUs x %u uplinks need %u spines of radix %u, and "
+			"leaves packed onto different spines have no path between them: at most %u "
+			"SUs at this radix and spines",
+			t->sus, t->spines, rsw_topology_spines_per_rail(t), t->radix,
+			t->radix / t->spines);
+	/* A rail-optimized spine has a port per leaf. */
+	if (t->design == RSW_TOPO_RAIL_OPTIMIZED && rsw_topology_spine_ports(t) > t->radix)
+		return topo_terr(
+			e, topo_kline(t, RSW_TK_RADIX),
+			"spine 0 needs %u ports: radix is %u (one downlink per leaf: %u SUs x %u "
+			"rails)",
+			rsw_topology_spine_ports(t), t->radix, t->sus, t->rails);
+	return 0;
+}
+
+/* this: inside the fabric. */
+static int
+check_this(const struct rsw_cfg_topology *t, struct rsw_topo_error *e)
+{
+	uint32_t n = rsw_topology_spines_per_rail(t);
+
+	if (!t->this_spine && t->this_su >= t->sus)
+		return topo_terr(
+			e, topo_kline(t, RSW_TK_THIS),
+			"'this' is outside the fabric: su %u, but there are %u SUs (0..%u)",
+			t->this_su, t->sus, t->sus - 1);
+	if (!t->this_spine && t->this_su > 0 && rsw_topology_rail_switch(t))
+		return topo_terr(e, topo_kline(t, RSW_TK_THIS),
+				 "'this' is outside the fabric: su %u, but with spines: 0 a rail "
+				 "is one switch; give { rail }",
+				 t->this_su);
+	if ((!t->this_spine || t->design == RSW_TOPO_RAIL_ONLY) && t->this_rail >= t->rails)
+		return topo_terr(
+			e, topo_kline(t, RSW_TK_THIS),
+			"'this' is outside the fabric: rail %u, but there are %u rails (0..%u)",
+			t->this_rail, t->rails, t->rails - 1);
+	if (t->this_spine && n == 0)
+		return topo_terr(e, topo_kline(t, RSW_TK_THIS),
+				 "'this' places a spine, but with spines: 0 the fabric has none");
+	if (t->this_spine && t->this_spine_idx >= n)
+		return topo_terr(
+			e, topo_kline(t, RSW_TK_THIS),
+			"'this' is outside the fabric: spine %u, but there are %u spines%s (0..%u)",
+			t->this_spine_idx, n, t->design == RSW_TOPO_RAIL_ONLY ? " per rail" : "",
+			n - 1);
 	return 0;
 }
 
@@ -235,7 +379,9 @@ rsw_topology_check(const struct rsw_cfg_topology *t, bool need_this, struct rsw_
 			e, topo_kline(t, RSW_TK_FABRIC_PREFIX),
 			"'fabric_prefix' must be an IPv4 prefix of /31 or shorter (got %s)",
 			rsw_prefix_str(&t->fabric_prefix, a, sizeof(a)));
-	if (t->design == RSW_TOPO_RAIL_ONLY)
+	if (rsw_topology_rail_switch(t))
+		need = 0;
+	else if (t->design == RSW_TOPO_RAIL_ONLY)
 		need = 2 * (((uint64_t)t->rails * t->spines - 1) * RSW_TOPO_LEAF_SLOTS + t->sus -
 			    1) +
 		       2;
@@ -257,48 +403,12 @@ rsw_topology_check(const struct rsw_cfg_topology *t, bool need_this, struct rsw_
 				 rsw_prefix_str(&t->fabric_prefix, a, sizeof(a)),
 				 rsw_prefix_str(&t->gpu_prefix, b, sizeof(b)));
 
-	/* Every tier within the radix. */
-	if (rsw_topology_leaf_ports(t) > t->radix)
-		return topo_terr(
-			e, topo_kline(t, RSW_TK_RADIX),
-			"leaf 0 needs %u ports: radix is %u (%u server downlinks + %u spine "
-			"uplinks)",
-			rsw_topology_leaf_ports(t), t->radix, t->servers_per_su, t->spines);
-	if (rsw_topology_spine_ports(t) > t->radix) {
-		if (t->design == RSW_TOPO_RAIL_ONLY)
-			return topo_terr(
-				e, topo_kline(t, RSW_TK_RADIX),
-				"spine 0 needs %u ports: radix is %u (one downlink per leaf of "
-				"its rail: %u SUs)",
-				rsw_topology_spine_ports(t), t->radix, t->sus);
-		return topo_terr(
-			e, topo_kline(t, RSW_TK_RADIX),
-			"spine 0 needs %u ports: radix is %u (one downlink per leaf: %u SUs x %u "
-			"rails)",
-			rsw_topology_spine_ports(t), t->radix, t->sus, t->rails);
-	}
-
-	/* this: inside the fabric. */
+	if (check_radix(t, e) < 0)
+		return -EINVAL;
 	if (!t->has_this) {
 		if (need_this)
 			return topo_terr(e, t->line, "missing required key 'this' in 'topology'");
 		return 0;
 	}
-	if (!t->this_spine && t->this_su >= t->sus)
-		return topo_terr(
-			e, topo_kline(t, RSW_TK_THIS),
-			"'this' is outside the fabric: su %u, but there are %u SUs (0..%u)",
-			t->this_su, t->sus, t->sus - 1);
-	if ((!t->this_spine || t->design == RSW_TOPO_RAIL_ONLY) && t->this_rail >= t->rails)
-		return topo_terr(
-			e, topo_kline(t, RSW_TK_THIS),
-			"'this' is outside the fabric: rail %u, but there are %u rails (0..%u)",
-			t->this_rail, t->rails, t->rails - 1);
-	if (t->this_spine && t->this_spine_idx >= t->spines)
-		return topo_terr(
-			e, topo_kline(t, RSW_TK_THIS),
-			"'this' is outside the fabric: spine %u, but there are %u spines%s (0..%u)",
-			t->this_spine_idx, t->spines,
-			t->design == RSW_TOPO_RAIL_ONLY ? " per rail" : "", t->spines - 1);
-	return 0;
+	return check_this(t, e);
 }

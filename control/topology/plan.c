@@ -63,7 +63,8 @@ plan_tier(const char *tier, uint32_t count, uint32_t used, uint32_t radix, uint3
 
 static json_t *
 plan_link(const char *a, const char *a_port, const struct rsw_prefix *a_ip, const char *b,
-	  const char *b_port, const struct rsw_prefix *b_ip, const char *kind, bool *bad)
+	  const char *b_port, const struct rsw_prefix *b_ip, const char *kind, uint64_t bps,
+	  bool *bad)
 {
 	json_t *o = json_object();
 
@@ -74,50 +75,72 @@ plan_link(const char *a, const char *a_port, const struct rsw_prefix *a_ip, cons
 	rsw_cfg_json_set(o, "b_port", json_string(b_port), bad);
 	rsw_cfg_json_set(o, "b_ip", rsw_prefix_json(b_ip), bad);
 	rsw_cfg_json_set(o, "kind", json_string(kind), bad);
+	rsw_cfg_json_set(o, "speed_bps", bps != 0 ? json_integer((json_int_t)bps) : json_null(),
+			 bad);
+	return o;
+}
+
+/* A switch's entry: name, tier, ports used and spare of its radix. */
+static json_t *
+plan_switch(const struct rsw_cfg_topology *t, const char *name, const char *tier, uint32_t used,
+	    bool *bad)
+{
+	json_t *o = json_object();
+
+	rsw_cfg_json_set(o, "name", json_string(name), bad);
+	rsw_cfg_json_set(o, "tier", json_string(tier), bad);
+	rsw_cfg_json_set(o, "ports_used", json_integer(used), bad);
+	rsw_cfg_json_set(o, "ports_spare", json_integer(t->radix - used), bad);
 	return o;
 }
 
 /* One leaf: its switch entry and its cables (servers first, then spines). */
 static void
-plan_leaf(const struct rsw_cfg_topology *t, uint32_t su, uint32_t rail, json_t *switches,
-	  json_t *links, bool *bad)
+plan_leaf(const struct rsw_cfg_topology *t, uint32_t su, uint32_t rail, const uint64_t bps[2],
+	  json_t *switches, json_t *links, bool *bad)
 {
 	char name[RSW_NAME_LEN], peer[RSW_NAME_LEN], port[RSW_NAME_LEN], pport[RSW_NAME_LEN];
+	bool one = rsw_topology_rail_switch(t);
+	uint32_t s, p, sp, spp, n_su = one ? t->sus : 1, u, d = 0;
 	struct rsw_prefix gw, host, spine, leaf, net;
-	uint32_t l = rsw_topology_leaf_index(t, su, rail), s, p;
-	json_t *o = json_object();
+	json_t *o;
 
-	rsw_topology_leaf_name(su, rail, name, sizeof(name));
+	rsw_topology_leaf_name(t, su, rail, name, sizeof(name));
+	o = plan_switch(t, name, "leaf", rsw_topology_leaf_ports(t), bad);
 	rsw_topology_gateway(t, su, rail, &gw);
 	topo_leaf_subnet(t, su, rail, &net);
-	rsw_cfg_json_set(o, "name", json_string(name), bad);
-	rsw_cfg_json_set(o, "tier", json_string("leaf"), bad);
-	rsw_cfg_json_set(o, "su", json_integer(su), bad);
+	if (!one)
+		rsw_cfg_json_set(o, "su", json_integer(su), bad);
 	rsw_cfg_json_set(o, "rail", json_integer(rail), bad);
+	/* A rail switch serves one /24 per SU: the first is given, the cables have them all. */
 	rsw_cfg_json_set(o, "subnet", rsw_prefix_json(&net), bad);
 	rsw_cfg_json_set(o, "gateway", rsw_ip_json(&gw.ip), bad);
-	rsw_cfg_json_set(o, "ports_used", json_integer(rsw_topology_leaf_ports(t)), bad);
 	rsw_cfg_json_append(switches, o, bad);
 
-	for (s = 0; s < t->servers_per_su; s++) {
-		rsw_topology_host(t, su, rail, s, &host);
-		snprintf(port, sizeof(port), "down%u", s);
-		snprintf(pport, sizeof(pport), "nic%u", rail);
-		rsw_cfg_json_append(links,
-				    plan_link(name, port, &gw,
-					      rsw_topology_server_name(su, s, peer, sizeof(peer)),
-					      pport, &host, "server", bad),
-				    bad);
+	for (u = su; u < su + n_su; u++) {
+		rsw_topology_gateway(t, u, rail, &gw);
+		for (s = 0; s < t->servers_per_su; s++, d++) {
+			rsw_topology_host(t, u, rail, s, &host);
+			snprintf(port, sizeof(port), "down%u", d);
+			snprintf(pport, sizeof(pport), "nic%u", rail);
+			rsw_cfg_json_append(
+				links,
+				plan_link(name, port, &gw,
+					  rsw_topology_server_name(u, s, peer, sizeof(peer)), pport,
+					  &host, "server", bps[0], bad),
+				bad);
+		}
 	}
-	for (p = 0; p < t->spines; p++) {
+	for (p = 0; p < t->spines && !one; p++) {
 		rsw_topology_link(t, su, rail, p, &spine, &leaf);
+		rsw_topology_uplink_peer(t, su, rail, p, &sp, &spp);
 		snprintf(port, sizeof(port), "up%u", p);
-		snprintf(pport, sizeof(pport), "down%u", l);
+		snprintf(pport, sizeof(pport), "down%u", spp);
 		rsw_cfg_json_append(
 			links,
 			plan_link(name, port, &leaf,
-				  rsw_topology_spine_name(t, rail, p, peer, sizeof(peer)), pport,
-				  &spine, "fabric", bad),
+				  rsw_topology_spine_name(t, rail, sp, peer, sizeof(peer)), pport,
+				  &spine, "fabric", bps[1], bad),
 			bad);
 	}
 }
@@ -126,15 +149,13 @@ static void
 plan_spine(const struct rsw_cfg_topology *t, uint32_t rail, uint32_t p, json_t *switches, bool *bad)
 {
 	char name[RSW_NAME_LEN];
-	json_t *o = json_object();
+	json_t *o;
 
-	rsw_cfg_json_set(o, "name",
-			 json_string(rsw_topology_spine_name(t, rail, p, name, sizeof(name))), bad);
-	rsw_cfg_json_set(o, "tier", json_string("spine"), bad);
+	rsw_topology_spine_name(t, rail, p, name, sizeof(name));
+	o = plan_switch(t, name, "spine", rsw_topology_spine_ports_of(t, p), bad);
 	if (t->design == RSW_TOPO_RAIL_ONLY)
 		rsw_cfg_json_set(o, "rail", json_integer(rail), bad);
 	rsw_cfg_json_set(o, "spine", json_integer(p), bad);
-	rsw_cfg_json_set(o, "ports_used", json_integer(rsw_topology_spine_ports(t)), bad);
 	rsw_cfg_json_append(switches, o, bad);
 }
 
@@ -148,7 +169,7 @@ plan_this(const struct rsw_cfg_topology *t)
 	if (t->this_spine)
 		return json_string(rsw_topology_spine_name(t, t->this_rail, t->this_spine_idx, name,
 							   sizeof(name)));
-	return json_string(rsw_topology_leaf_name(t->this_su, t->this_rail, name, sizeof(name)));
+	return json_string(rsw_topology_leaf_name(t, t->this_su, t->this_rail, name, sizeof(name)));
 }
 
 json_t *
@@ -156,7 +177,7 @@ rsw_topology_plan_json(const struct rsw_config *cfg, struct rsw_topo_error *e)
 {
 	const struct rsw_cfg_topology *t = &cfg->topology;
 	json_t *o, *tiers, *switches, *links, *speeds;
-	uint64_t down_bps, up_bps, d, u;
+	uint64_t down_bps, up_bps, d, u, bps[2];
 	uint32_t su, rail, p;
 	bool bad = false;
 	double over;
@@ -164,10 +185,14 @@ rsw_topology_plan_json(const struct rsw_config *cfg, struct rsw_topo_error *e)
 	if (rsw_topology_check(t, false, e) < 0)
 		return NULL;
 	plan_speeds(cfg, &down_bps, &up_bps);
+	bps[0] = down_bps;
+	bps[1] = up_bps;
 	/* A side without a speed is taken as fast as the other; neither: equal speeds. */
 	d = down_bps != 0 ? down_bps : up_bps != 0 ? up_bps : 1;
 	u = up_bps != 0 ? up_bps : d;
-	over = ((double)t->servers_per_su * (double)d) / ((double)t->spines * (double)u);
+	over = t->spines == 0
+		       ? 0
+		       : ((double)t->servers_per_su * (double)d) / ((double)t->spines * (double)u);
 
 	o = json_object();
 	tiers = json_array();
@@ -202,26 +227,24 @@ rsw_topology_plan_json(const struct rsw_config *cfg, struct rsw_topo_error *e)
 
 	rsw_cfg_json_append(tiers,
 			    plan_tier("leaf", rsw_topology_n_leaves(t), rsw_topology_leaf_ports(t),
-				      t->radix, t->servers_per_su, t->spines, over, &bad),
+				      t->radix, rsw_topology_leaf_ports(t) - t->spines, t->spines,
+				      over, &bad),
 			    &bad);
-	rsw_cfg_json_append(tiers,
-			    plan_tier("spine", rsw_topology_n_spines(t),
-				      rsw_topology_spine_ports(t), t->radix,
-				      rsw_topology_spine_ports(t), 0, 0, &bad),
-			    &bad);
+	if (rsw_topology_n_spines(t) > 0)
+		rsw_cfg_json_append(tiers,
+				    plan_tier("spine", rsw_topology_n_spines(t),
+					      rsw_topology_spine_ports(t), t->radix,
+					      rsw_topology_spine_ports(t), 0, 0, &bad),
+				    &bad);
 	rsw_cfg_json_set(o, "tiers", tiers, &bad);
 
-	for (su = 0; su < t->sus; su++)
+	for (su = 0; su < (rsw_topology_rail_switch(t) ? 1 : t->sus); su++)
 		for (rail = 0; rail < t->rails; rail++)
-			plan_leaf(t, su, rail, switches, links, &bad);
-	if (t->design == RSW_TOPO_RAIL_ONLY) {
-		for (rail = 0; rail < t->rails; rail++)
-			for (p = 0; p < t->spines; p++)
-				plan_spine(t, rail, p, switches, &bad);
-	} else {
-		for (p = 0; p < t->spines; p++)
-			plan_spine(t, 0, p, switches, &bad);
-	}
+			plan_leaf(t, su, rail, bps, switches, links, &bad);
+	for (rail = 0; rail < (t->design == RSW_TOPO_RAIL_ONLY ? t->rails : 1); rail++)
+		for (p = 0; p < rsw_topology_spines_per_rail(t); p++)
+			plan_spine(t, rail, p, switches, &bad);
+	rsw_cfg_json_set(o, "bom", topo_plan_bom(t, down_bps, up_bps), &bad);
 	rsw_cfg_json_set(o, "switches", switches, &bad);
 	rsw_cfg_json_set(o, "links", links, &bad);
 	if (bad) {

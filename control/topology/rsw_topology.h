@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * Fabric topology (CONFIG.md "Topology derivation", docs/topology.md): from `topology:` and
+ * Fabric topology (docs/topology.md): from `topology:` and
  * the roles of this switch's ports, derive the ports' addresses, their peers and the routes
  * of this switch, and plan the whole fabric (`railctl plan`). Pure computation on a parsed
  * configuration: no DPDK, no I/O. The loader (config/) applies the derivation at load time,
@@ -40,8 +40,9 @@ struct rsw_topo_error {
 /* One port of this switch as the topology sees it. */
 struct rsw_topo_port {
 	enum rsw_port_role role;      /* copied from the port; NONE: not part of the fabric */
-	int32_t index;                /* leaf downlink: server; leaf uplink: spine (within the
-				     * rail for rail-only); spine downlink: leaf L; -1: none */
+	int32_t index;                /* leaf downlink: server (a rail switch: su x servers +
+				     * server); leaf uplink: p; spine downlink: leaf L
+				     * (rail-only: leaf uplink k of the spine); -1: none */
 	bool explicit_ipv4;           /* the port's own ipv4 was kept (it wins) */
 	struct rsw_prefix ipv4;       /* the address the port ends up with (if has_ipv4) */
 	bool has_ipv4;                /* false only for a port without a role and without ipv4 */
@@ -76,17 +77,41 @@ struct rsw_topo_switch {
 /** "rail-optimized" or "rail-only". */
 const char *rsw_topology_design_name(enum rsw_topo_design d);
 
-/** Leaves in the fabric: sus × rails (both designs). */
+/** Rail-only with `spines: 0`: each rail is one switch (a leaf named "leaf-r<rail>"). */
+bool rsw_topology_rail_switch(const struct rsw_cfg_topology *t);
+
+/** Leaves in the fabric: sus × rails (both designs); rails with `spines: 0` (rail-only). */
 uint32_t rsw_topology_n_leaves(const struct rsw_cfg_topology *t);
 
-/** Spines in the fabric: spines (rail-optimized) or rails × spines (rail-only). */
+/**
+ * Spine switches per rail: rail-only packs a rail's sus × spines leaf uplinks onto
+ * ceil(sus × spines / radix) spines; rail-optimized: spines (the fabric's).
+ */
+uint32_t rsw_topology_spines_per_rail(const struct rsw_cfg_topology *t);
+
+/** Spines in the fabric: spines (rail-optimized) or rails × spines per rail (rail-only). */
 uint32_t rsw_topology_n_spines(const struct rsw_cfg_topology *t);
 
-/** Ports a leaf uses: servers_per_su downlinks + spines uplinks. */
+/** Ports a leaf uses: servers_per_su downlinks + spines uplinks (a rail switch: every NIC
+ * of its rail). */
 uint32_t rsw_topology_leaf_ports(const struct rsw_cfg_topology *t);
 
-/** Ports a spine uses: one per leaf it reaches (sus × rails, rail-only: sus). */
+/** Ports the first spine uses: one per leaf (sus × rails); rail-only: min(radix, sus × spines). */
 uint32_t rsw_topology_spine_ports(const struct rsw_cfg_topology *t);
+
+/** Ports spine p (within its rail for rail-only) uses; the last rail-only spine may use fewer. */
+uint32_t rsw_topology_spine_ports_of(const struct rsw_cfg_topology *t, uint32_t p);
+
+/**
+ * Where uplink p of leaf (su, rail) lands: the spine (within the rail for rail-only) and
+ * its downlink port. Rail-only: k = su × spines + p, spine k / radix, port k % radix.
+ */
+void rsw_topology_uplink_peer(const struct rsw_cfg_topology *t, uint32_t su, uint32_t rail,
+			      uint32_t p, uint32_t *spine, uint32_t *port);
+
+/** The reverse: downlink port of spine (rail-only: of rail) -> leaf (su, rail) and its uplink p. */
+void rsw_topology_spine_peer(const struct rsw_cfg_topology *t, uint32_t spine, uint32_t port,
+			     uint32_t rail, uint32_t *su, uint32_t *leaf_rail, uint32_t *p);
 
 /** Leaf index L of (su, rail): su × rails + rail; rail-only: su (within the rail's plane). */
 uint32_t rsw_topology_leaf_index(const struct rsw_cfg_topology *t, uint32_t su, uint32_t rail);
@@ -107,9 +132,10 @@ void rsw_topology_host(const struct rsw_cfg_topology *t, uint32_t su, uint32_t r
 void rsw_topology_gateway(const struct rsw_cfg_topology *t, uint32_t su, uint32_t rail,
 			  struct rsw_prefix *addr);
 
-/** Names: "leaf-su<su>-r<rail>", "spine-<p>" (rail-only "spine-r<rail>-<p>"),
- * "server-su<su>-<server>". Return buf. */
-const char *rsw_topology_leaf_name(uint32_t su, uint32_t rail, char *buf, size_t len);
+/** Names: "leaf-su<su>-r<rail>" (a rail switch: "leaf-r<rail>"), "spine-<p>" (rail-only
+ * "spine-r<rail>-<p>"), "server-su<su>-<server>". Return buf. */
+const char *rsw_topology_leaf_name(const struct rsw_cfg_topology *t, uint32_t su, uint32_t rail,
+				   char *buf, size_t len);
 const char *rsw_topology_spine_name(const struct rsw_cfg_topology *t, uint32_t rail, uint32_t p,
 				    char *buf, size_t len);
 const char *rsw_topology_server_name(uint32_t su, uint32_t server, char *buf, size_t len);
@@ -170,7 +196,7 @@ int rsw_topology_apply_routes(struct rsw_config *cfg, struct rsw_topo_error *e);
 bool rsw_topology_proxy_arp(const struct rsw_config *cfg, uint16_t port,
 			    const struct rsw_ip *target);
 
-/** The topology: section as JSON, CONFIG.md's keys (for `show config`). NULL on ENOMEM. */
+/** The topology: section as JSON, docs/config.md's keys (for `show config`). NULL on ENOMEM. */
 json_t *rsw_topology_to_json(const struct rsw_cfg_topology *t);
 
 /**
@@ -188,9 +214,11 @@ json_t *rsw_topology_cmd_show(int argc, char **argv, void *ctx);
 
 /**
  * The plan of the whole fabric (`railctl plan`): {"design", ..., "tiers":[{"tier","count",
- * "ports_used","radix","oversubscription"}], "switches":[...], "links":[{"a","a_port","a_ip",
- * "b","b_port","b_ip","kind"}]}. cfg->topology must be present and checked; cfg's ports (if
- * any) give port speeds and `this`.
+ * "ports_used","radix","oversubscription"}], "bom":{...} (bom.c: switches, cables, optics,
+ * ports used and spare, headroom, capacity after a spine fails), "switches":[{"name","tier",
+ * "ports_used","ports_spare",...}], "links":[{"a","a_port","a_ip","b","b_port","b_ip","kind",
+ * "speed_bps"}]}. cfg->topology must be present and checked; cfg's ports (if any) give port
+ * speeds and `this`.
  *
  * @return a new object, or NULL with e filled (no topology) or on allocation failure.
  */

@@ -34,4 +34,19 @@ bool topo_prefix_equal(const struct rsw_prefix *a, const struct rsw_prefix *b);
 void topo_leaf_subnet(const struct rsw_cfg_topology *t, uint32_t su, uint32_t rail,
 		      struct rsw_prefix *p);
 
+/* bom.c: the counts of a fabric's bill of materials (a fraction < 0: none). */
+struct topo_bom {
+	uint32_t leaves, spines;
+	uint64_t server_leaf, leaf_spine; /* cables */
+	uint64_t leaf_used, spine_used;   /* switch ports */
+	uint64_t used, spare, total;      /* switch ports: total = switches x radix */
+	double after_spine_loss;          /* leaf-spine capacity left, one spine down */
+	double leaf_after_spine_loss;     /* one leaf's uplinks left, worst case */
+	uint32_t leaf_spare, spine_spare; /* per switch (the busiest spine) */
+	uint32_t more_sus, more_servers;  /* growth the spare ports allow */
+};
+void topo_bom_counts(const struct rsw_cfg_topology *t, struct topo_bom *b);
+/* The plan's "bom" object; NULL on allocation failure. */
+json_t *topo_plan_bom(const struct rsw_cfg_topology *t, uint64_t down_bps, uint64_t up_bps);
+
 #endif /* RSW_TOPOLOGY_PRIV_H */

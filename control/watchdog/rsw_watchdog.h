@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * The PFC watchdog and the control side's QoS sums (watchdog.c, DESIGN.md §5).
+ * The PFC watchdog and the control side's QoS sums (watchdog.c, docs/qos.md).
  */
 
 #ifndef RSW_WATCHDOG_H
@@ -15,7 +15,7 @@
 /** Sum QoS counters over every lcore into out. */
 void rsw_ctl_qos_sum(struct rsw_qos_stats *out);
 
-/** The PFC watchdog (DESIGN.md §5): call every few milliseconds. */
+/** The PFC watchdog (docs/qos.md): call every few milliseconds. */
 void rsw_ctl_pfcwd_poll(uint64_t now_ms);
 
 /**

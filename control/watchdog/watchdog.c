@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * The control side of QoS (DESIGN.md §5): summing the per-lcore QoS
+ * The control side of QoS (docs/qos.md): summing the per-lcore QoS
  * counters, and the PFC watchdog, as SONiC's pfcwd: a lossless TC paused
  * continuously for detect_ms while its queue holds packets and nothing is
  * dequeued is a storm; the action applies until no pause frame has arrived

@@ -25,7 +25,7 @@
 
 /*
  * Counters: X(name, is_drop, kind, unit, help). impair_dropped and impair_corrupted are
- * the names of ../shared/CLI.md (`show ports`, `show drops`).
+ * the names of docs/cli.md (`show ports`, `show drops`).
  */
 #define RSW_FOREACH_IMPAIR_CTR(X)                                                                  \
 	X(impair_dropped, 1, COUNTER, "packets", "dropped: lost on purpose (impair: loss)")        \

@@ -30,9 +30,9 @@
 #include "llr_shim.h"
 
 /*
- * Counters, in the order of `show llr` (../shared/CLI.md): X(name, is_drop, kind, unit,
+ * Counters, in the order of `show llr` (docs/cli.md): X(name, is_drop, kind, unit,
  * help). The ones marked drop are `show drops` reasons (as llr_<name>). The last ones are
- * additions beyond CLI.md's list.
+ * additions beyond docs/cli.md's list.
  */
 #define RSW_FOREACH_LLR_CTR(X)                                                                     \
 	X(tx_frames, 0, COUNTER, "packets", "data frames sent with a sequence number, once each")  \
@@ -76,7 +76,7 @@ enum rsw_llr_ctr {
 	RSW_N_LLR_CTRS
 };
 
-/** Name of an LLR counter as CLI.md spells it (NULL out of range). */
+/** Name of an LLR counter as docs/cli.md spells it (NULL out of range). */
 const char *rsw_llr_ctr_name(enum rsw_llr_ctr c);
 
 /** Whether an LLR counter counts dropped frames (a `show drops` reason). */

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * Step 2 of the packet path (DESIGN.md §3): which frames are for this switch,
+ * Step 2 of the packet path (docs/architecture.md): which frames are for this switch,
  * and the header fields the later steps use. Every header is checked against
  * the frame's data length before it is read; frames are single-segment.
  */

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * Step 6 of the packet path (DESIGN.md §3): the egress rewrite of a routed
+ * Step 7 of the packet path (docs/architecture.md): the egress rewrite of a routed
  * frame. Destination MAC from the neighbour, source MAC of the egress port,
  * TTL or hop limit − 1 with the IPv4 checksum updated incrementally. Inline:
  * the worker runs it on every forwarded frame, the control thread on held

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * ECN marking (RFC 3168) for the WRED/DCQCN curve of DESIGN.md §3 step 7:
+ * ECN marking (RFC 3168) for the WRED/DCQCN curve of the admit step (docs/qos.md):
  * ECT(0) and ECT(1) become CE; the IPv4 header checksum is updated
  * incrementally (RFC 1624); IPv6 has none.
  */

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * The shared-buffer MMU (DESIGN.md §3 step 7): the eight egress rings of each
+ * The shared-buffer MMU (docs/qos.md; step 8 of the packet path): the eight egress rings of each
  * port, the parameters a table generation derives, and admission's full
  * check (lossless headroom, lossy tail drop, trimming, ECN at enqueue); the
  * common case is inline in rsw_mmu.h. Release runs in the owner's scheduler

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * IEEE 802.1Qbb PFC and 802.3x PAUSE frames (DESIGN.md §5): encoding the
+ * IEEE 802.1Qbb PFC and 802.3x PAUSE frames (docs/qos.md): encoding the
  * frames a port sends, and applying received ones to the port's egress
  * queues. One quantum is 512 bit times at the port's speed; a time of 0
  * releases the priority at once (XON).

@@ -2,8 +2,8 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * Step 3 of the packet path (DESIGN.md §3, §6): the traffic class of a frame
- * (DSCP or PCP map, CNPs to qos.cnp.tc) and CNP coalescing (classify.c).
+ * Step 3 of the packet path (docs/architecture.md, docs/congestion.md): the traffic class
+ * of a frame (DSCP or PCP map, CNPs to qos.cnp.tc) and CNP coalescing (classify.c).
  */
 
 #ifndef RSW_CLASSIFY_H

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * Step 7 of the packet path (DESIGN.md §3), admission to the shared buffer:
+ * Step 8 of the packet path (docs/architecture.md), admission to the shared buffer:
  * the common case inline (room in the queue or the lossless PG and in the
  * buffer, nothing else to decide, checked against a room worked out once per
  * (port, TC) per burst), the full check in mmu.c. Admitted frames wait in the

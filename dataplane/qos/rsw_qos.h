@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * Steps 7-9 of the packet path (DESIGN.md §3, §5): eight egress queues per
+ * Steps 8-10 of the packet path (docs/architecture.md, docs/qos.md): eight egress queues per
  * port, the shared-buffer MMU (ingress PG and egress queue accounting, lossy
  * tail drop, lossless headroom), ECN/WRED marking, PFC generation and
  * reception, the per-port shaper and the strict + DWRR scheduler.

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * Steps 8-9 of the packet path (DESIGN.md §3): resolve stages each frame on
+ * Steps 9-10 of the packet path (docs/architecture.md): resolve stages each frame on
  * its egress port (rsw_stage); a port admitted whole (rsw_mmu_admit_burst)
  * sends its staged frames to the PMD at once (rsw_queue_tx_staged); frames
  * admitted one by one wait in (egress port, TC) slots and go cut-through when

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * Step 9 of the packet path, run by a port's owner (DESIGN.md §3, §5): PFC
+ * Step 10 of the packet path, run by a port's owner (docs/architecture.md, docs/qos.md): PFC
  * generation from the port's ingress PG occupancy, the token-bucket shaper at
  * the port's speed (wire bytes = frame + 24), strict-priority TCs then DWRR
  * (byte deficits) over the rest, skipping TCs paused by received PFC, ECN at
@@ -309,7 +309,7 @@ rsw_sched_port(struct rsw_lcore_stats *st, const struct rsw_qos_params *qp, uint
 	for (tc = 0; tc < RSW_N_TC; tc++)
 		q_now[tc] = __atomic_load_n(&qport->q_bytes[tc], __ATOMIC_RELAXED);
 
-	while (n_out < cap) {
+	while (n_out + n_drop < cap) { /* out[] and drop[] hold 32 each */
 		struct rte_mbuf *m;
 		struct rsw_mbuf_meta *meta;
 		uint32_t len;

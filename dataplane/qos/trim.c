@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * Ultra Ethernet packet trimming (DESIGN.md §3 step 7): where a packet of a
+ * Ultra Ethernet packet trimming (docs/congestion.md): where a packet of a
  * trim-eligible class would be dropped, the switch forwards its headers
  * instead, cut to qos.trim.size bytes, with DSCP_TRIMMED, in the trim class.
  * The receiver learns of the loss at once and asks for a retransmission.

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * Adjacencies (DESIGN.md §2): a connected IPv4 subnet's FIB result points at an
+ * Adjacencies (docs/architecture.md): a connected IPv4 subnet's FIB result points at an
  * array of its host addresses, each slot the index of that host's neighbour
  * entry, so that a worker reaches a connected host with the FIB lookup and one
  * load, as it reaches a next hop. The FIB is never modified live: learning a

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * Steps 4-6 of the packet path (DESIGN.md §3) after the bulk lookup, the resolve step: what a
+ * Steps 4-7 of the packet path (docs/architecture.md) after the lookup, the resolve step: what a
  * FIB result means for each frame (local, connected, a route or a group, no route), load
  * balancing over a group, the egress MTU and admin state, the neighbour, the rewrite, then the
  * frame staged on its egress port (rsw_queue.h; a CNP admitted alone, rsw_mmu.h). Frames the

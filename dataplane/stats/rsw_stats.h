@@ -4,7 +4,7 @@
 /*
  * Per-lcore counters. Each list exists once, as an X-macro: the enum, the
  * names printed by railctl/JSON/telemetry/Prometheus all come from it, so the
- * names of ../shared/CLI.md cannot drift.
+ * names of docs/cli.md cannot drift.
  *
  * Thread-safety: a worker writes only its own slot (plain adds, once per burst);
  * the control thread reads every slot and sums. 64-bit loads and stores are
@@ -93,7 +93,7 @@ enum rsw_port_ctr {
 	RSW_N_PORT_CTRS
 };
 
-/** Name of a port counter as CLI.md spells it. */
+/** Name of a port counter as docs/cli.md spells it. */
 const char *rsw_port_ctr_name(enum rsw_port_ctr c);
 
 /** Whether a port counter counts dropped packets (it is listed by `show drops`). */

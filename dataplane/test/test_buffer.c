@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * Unit tests of the shared buffer end to end (DESIGN.md §3 steps 7-9): buffer accounting
+ * Unit tests of the shared buffer end to end (docs/qos.md): buffer accounting
  * through rsw_process_burst (admission) and rsw_sched_port (release), whose gauges must agree
  * at every step, never wrap, and come back to exactly zero with the mbuf pool where it
  * started, with cut-through off and on; and cut-through itself, when a burst goes to the PMD

@@ -3,7 +3,7 @@
 
 /*
  * Helpers shared by the dataplane unit tests: EAL start-up with the flags
- * STYLE.md prescribes, a byte-by-byte frame builder that does not use the code
+ * the style rules prescribe, a byte-by-byte frame builder that does not use the code
  * under test, a reference RFC 1071 checksum, mbufs whose data is an exactly
  * sized heap buffer (so that AddressSanitizer sees any read past the frame),
  * and the main() of a test binary (ut_main, when cmocka.h came first).

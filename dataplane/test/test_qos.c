@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * Unit tests of steps 7-9 of the packet path (DESIGN.md §3, §5): the WRED/ECN
+ * Unit tests of steps 8-10 of the packet path (docs/architecture.md, docs/qos.md): the WRED/ECN
  * curve and CE marking (ecn.c), PFC pause timing, encoding and reception
  * (pfc.c), and QoS parameters from a loaded configuration (mmu.c), on the
  * fixtures of test_qos_common.h. The port scheduler: test_sched.c; buffer
@@ -197,7 +197,8 @@ test_pfc_pause_ticks(void **state)
 	assert_int_equal(rsw_pfc_pause_ticks(65535, 10000000, TSC_HZ), 3355392000ull);
 	assert_int_equal(rsw_pfc_pause_ticks(65535, 10000000000ull, TSC_HZ), 3355392);
 	assert_int_equal(rsw_pfc_pause_ticks(65535, 100000000000ull, TSC_HZ), 335539);
-	/* 400G at a 4 GHz TSC: 83.8848 µs (PROTOCOLS.md §1); no overflow at the extremes. */
+	/* 400G at a 4 GHz TSC: 83.8848 µs (802.1Qbb: a quantum is 512 bit times); no overflow at
+	 * the extremes. */
 	assert_int_equal(rsw_pfc_pause_ticks(65535, 400000000000ull, 4000000000ull), 335539);
 	assert_int_equal(rsw_pfc_pause_ticks(65535, 1000000, 4000000000ull), 134215680000ull);
 	/* Quanta 0 is no pause; an unknown speed gives none either. */
@@ -210,7 +211,7 @@ static void
 test_pfc_encode(void **state)
 {
 	static const uint8_t src[6] = {0x02, 0x00, 0x00, 0x00, 0x00, 0x01};
-	/* XOFF for priority 3, 65535 quanta (802.1Qbb; PROTOCOLS.md §1: vector 0x0008). */
+	/* XOFF for priority 3, 65535 quanta (IEEE 802.1Qbb: class-enable vector 0x0008). */
 	static const uint8_t xoff3[RSW_PFC_FRAME_LEN] = {
 		0x01, 0x80, 0xc2, 0x00, 0x00, 0x01, 0x02, 0x00, 0x00, 0x00, 0x00, 0x01,
 		0x88, 0x08, 0x01, 0x01, 0x00, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,

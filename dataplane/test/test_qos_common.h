@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * Fixtures of the QoS tests (test_qos.c, test_sched.c, test_buffer.c; DESIGN.md §3, §5):
+ * Fixtures of the QoS tests (test_qos.c, test_sched.c, test_buffer.c; docs/qos.md):
  * ring PMD ports (test_dp_common.h) under a simulated TSC clock, so rates and pause times are
  * exact and need no waiting; frames that carry their TC and a sequence number, queued as
  * admission would or sent through rsw_process_burst; what a port transmitted; the gauges'

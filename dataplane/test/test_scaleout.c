@@ -299,6 +299,34 @@ test_full_drain(void **state)
 	sched_reset();
 }
 
+/*
+ * A drain round that drops more than it sends (ECN at dequeue on Not-ECT frames of a lossy TC,
+ * as happens once workers queue for the owner): each round takes at most 32 frames, sent or
+ * dropped, and the drain drops them all but the last (nothing behind it), counted; the pool is
+ * back.
+ */
+static void
+test_drain_drops_bounded(void **state)
+{
+	struct rsw_qos_params qp;
+	uint64_t d0 = st->qos.q[1][1][RSW_QC_ecn_drops];
+	unsigned int i;
+
+	(void)state;
+	sched_reset();
+	qp_init(&qp);
+	set_ecn(&qp, 1, 0, 1, 1.0); /* any depth marks: Not-ECT is dropped */
+	for (i = 0; i < 100; i++)
+		q_put(1, 1, 0, 100, 0, i);
+	assert_true(rsw_sched_port(st, &qp, 1, T0) <= 32);
+	sched_drain(&qp, 1, T0);
+	/* The last frame has nothing queued behind it: not marked, sent. */
+	assert_int_equal(st->qos.q[1][1][RSW_QC_ecn_drops] - d0, 99);
+	expect_on(txr[1], 1, 1, 99);
+	expect_idle();
+	sched_reset();
+}
+
 struct sleeper {
 	struct rsw_worker w;
 	int result;
@@ -364,9 +392,8 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_send_now),
-		cmocka_unit_test(test_send_now_refused),
-		cmocka_unit_test(test_full_drain),
+		cmocka_unit_test(test_send_now),   cmocka_unit_test(test_send_now_refused),
+		cmocka_unit_test(test_full_drain), cmocka_unit_test(test_drain_drops_bounded),
 		cmocka_unit_test(test_wakeup),
 	};
 

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * Unit tests of step 9 of the packet path (DESIGN.md §3, §5): the port scheduler (sched.c:
+ * Unit tests of step 10 of the packet path (docs/qos.md): the port scheduler (sched.c:
  * strict + DWRR, shaper, received pause, PFC generation, ECN at dequeue, watchdog flush, the
  * totals of forwarded frames) on ring PMD ports under a simulated TSC clock
  * (test_qos_common.h), frames queued on the egress rings as admission would queue them.

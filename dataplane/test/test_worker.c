@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * Unit tests of the burst pipeline (worker.c, DESIGN.md §3 steps 2-9) end to end without a
+ * Unit tests of the burst pipeline (worker.c, docs/architecture.md) end to end without a
  * NIC, on ring PMD ports (test_worker_common.h: the topology): before any tables, bad input and
  * what is dropped (not for us, TTL, no route, MTU), then the punts to the control thread.
  * Forwarding: test_forward.c; the admit step per burst: test_admit.c.

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * Fixtures of the tests of the burst pipeline (worker.c, DESIGN.md §3 steps 2-9) end to end
+ * Fixtures of the tests of the burst pipeline (worker.c, docs/architecture.md) end to end
  * without a NIC (test_worker.c, test_forward.c, test_admit.c): bursts built byte by byte go
  * into rsw_process_burst; every port is a ring PMD (test_dp_common.h), so what a port sends
  * is read back from its ring after rsw_tx_drain, and punts from rsw_dp.punt. Each test

@@ -146,7 +146,7 @@ send_cnp(struct host *h, struct qp *q)
 
 	if (m == NULL)
 		return;
-	/* PROTOCOLS.md B2: BTH 0x81, BECN, 16 reserved bytes, ICRC; DSCP 48 Not-ECT. */
+	/* A RoCEv2 CNP (IBTA Annex A17): BTH 0x81, BECN, 16 reserved bytes, ICRC; DSCP 48. */
 	p = frame_start(h, m, to->ip, g.cnp_dscp << 2, 0xc000, ROCE_PORT, BTH_LEN + 16 + ICRC_LEN);
 	bth(p, OP_CNP, q->qpn, 0, 1);
 	memset(p + BTH_LEN, 0, 16 + ICRC_LEN);

@@ -59,7 +59,7 @@ def kif_switch(build, kns):
     duplicate address detection off: the kernel side of each DPDK TAP starts with its port's
     MAC, as the kernel interface does, and says so by DAD (the same EUI-64 link-local address)
     until the test gives it its own MAC; a DAD race lost by the kernel interface left a port
-    without a link-local address, and an unnumbered session Idle (ROUTING.md, "MACs")."""
+    without a link-local address, and an unnumbered session Idle (docs/routing.md)."""
     fpm_port = free_port()
     cfg = topo.three_ports(control={
         "kernel_interfaces": {"netns": kns, "tc": 6},

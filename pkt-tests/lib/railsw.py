@@ -236,7 +236,7 @@ def to_yaml(obj, indent=0):
 class Switch:
     """One railsw process on TAP ports (and any other port kind given by devargs).
 
-    config: a dict in CONFIG.md's schema, or YAML text. With a dict, the
+    config: a dict in docs/config.md's schema, or YAML text. With a dict, the
     switch name and control socket are filled in when absent, and ports may be
     given as {"name": ..., "ipv4": ...} without devargs: a TAP named
     tap_name(switch number, n) is created for the n-th port (Switch.tap[name] gives the
@@ -602,7 +602,7 @@ def conservation(totals, drops):
 
 
 def assert_conserved(sw, timeout=5.0, interval=0.02):
-    """Every frame sw received is accounted for (CLI.md `show drops`): wait (at most
+    """Every frame sw received is accounted for (docs/cli.md, `show drops`): wait (at most
     timeout seconds) until two reads in a row of `show drops` are the same and its totals add
     up; raise AssertionError naming the counters otherwise."""
     deadline = time.monotonic() + timeout

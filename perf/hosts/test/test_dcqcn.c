@@ -41,7 +41,7 @@ test_defaults_scale(void **state)
 	struct rsw_dcqcn_params p;
 
 	(void)state;
-	/* At 40 Gb/s and time scale 1: the ns-3 figures of EXPERIMENTS.md. */
+	/* At 40 Gb/s and time scale 1: the figures of the DCQCN authors' ns-3 model. */
 	rsw_dcqcn_params_default(&p, 40e9, 1);
 	assert_float_equal(p.rai_bps, 40 * M, 1);
 	assert_float_equal(p.rhai_bps, 200 * M, 1);
