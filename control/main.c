@@ -123,6 +123,18 @@ has_arg(int argc, char **argv, const char *opt)
 	return false;
 }
 
+/* Whether the EAL arguments load more drivers (-d LIB or -dLIB): then any name may exist. */
+static bool
+eal_loads_drivers(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++)
+		if (strncmp(argv[i], "-d", 2) == 0)
+			return true;
+	return false;
+}
+
 /* EAL argv: the user's EAL args plus the devices of the config. */
 static int
 build_eal_args(const struct rsw_config *cfg, int argc, char **argv, char **out, char *store,
@@ -261,11 +273,16 @@ main(int argc, char **argv)
 		return 2;
 	}
 
+	/* The devargs checks that need no device, at --check as at start-up (docs/config.md). */
+	rsw_ports_check_drivers(!eal_loads_drivers(eal_argc, argv));
+	rsw_config_register_check(rsw_ports_check_config);
 	cfg = rsw_config_load(cfg_path, err, sizeof(err));
 	if (cfg == NULL) {
 		fprintf(stderr, "%s\n", err);
 		return 1;
 	}
+	if (err[0] != '\0') /* warnings */
+		fprintf(stderr, "%s\n", err);
 	if (check) {
 		printf("%s: configuration OK (%u ports, %u routes, %u neighbors)\n", cfg_path,
 		       cfg->n_ports, cfg->n_routes, cfg->n_neighbors);

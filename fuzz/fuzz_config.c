@@ -3,7 +3,8 @@
 
 /*
  * libFuzzer target: the configuration loader (control/config/, libyaml and
- * the topology derivation) on arbitrary bytes. An accepted configuration is
+ * the topology derivation, and the ports' devargs checks registered as railsw
+ * registers them) on arbitrary bytes. An accepted configuration is
  * turned back into JSON (`show config`) and serialised; a refused one must
  * carry a message. Nothing may crash or leak.
  */
@@ -14,8 +15,20 @@
 #include <stdlib.h>
 
 #include "rsw_config.h"
+#include "rsw_ports.h"
 
+int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int
+LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	if (rsw_config_register_check(rsw_ports_check_config) != 0)
+		abort();
+	return 0;
+}
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

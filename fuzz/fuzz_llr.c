@@ -7,8 +7,8 @@
  * arguments: a frame of arbitrary bytes received (decoded and handed to the RX and TX
  * machines as the receive step does), a new frame sent, time passing, the timers polled.
  * Checked on every step: a decoded DATA frame decapsulates and encapsulates back to the
- * same bytes; the replay ring never holds more than its window; every frame the ring
- * took is given back exactly once (at the end by rsw_llr_stop); no crash, no leak.
+ * same bytes; the replay ring never holds more than its window; the replay timer stays
+ * within its floor and cap; every frame the ring took is given back exactly once (at the end by rsw_llr_stop); no crash, no leak.
  */
 
 #include <stddef.h>
@@ -185,6 +185,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				abort(); /* a replay of a frame the ring does not hold */
 		if (l->next_seq - l->tail_seq > p.frames_max ||
 		    l->ctr[RSW_LLR_replay_buffer_frames] != l->next_seq - l->tail_seq)
+			abort();
+		/* The replay timer stays between its floor and its cap, whatever was measured. */
+		if (l->rtt.rto_ns < p.replay_timeout_ns ||
+		    l->rtt.rto_ns > p.replay_timeout_max_ns ||
+		    l->rtt.srtt_ns > p.replay_timeout_max_ns)
 			abort();
 	}
 done:

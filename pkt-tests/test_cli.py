@@ -100,6 +100,24 @@ BAD = [
      r"unknown load-balance mode"),
     ("topology_zero_rails", GOOD + "topology:\n  sus: 2\n  servers_per_su: 4\n  rails: 0\n"
      "  spines: 2\n  this: {{ su: 0, rail: 0 }}\n", "rails: 0", r"'rails' must be between 1"),
+    # The devargs checks that need no device, the same at --check as at start-up.
+    ("unknown_driver", GOOD.replace("net_tap1,iface={tap}1", "net_bogus1"), "net_bogus1",
+     r"'devargs' 'net_bogus1': this DPDK has no driver of that name"),
+    ("bad_pci_address", GOOD.replace("net_tap1,iface={tap}1", "0000:3b:00.8"), "0000:3b:00.8",
+     r"'devargs' '0000:3b:00.8' is not a PCI address"),
+    ("duplicate_tap_iface", GOOD.replace("net_tap1,iface={tap}1", "net_tap1,iface={tap}0"),
+     "net_tap1", r"duplicate TAP interface '.*0' \(port 'p0' has it\)"),
+    ("duplicate_vdev_name", GOOD.replace("net_tap1,iface={tap}1", "net_tap0,iface={tap}1 # p1"),
+     "# p1", r"duplicate device 'net_tap0' \(port 'p0' has it\)"),
+    ("memif_socket_dir", GOOD.replace("net_tap1,iface={tap}1",
+                                      "net_memif0,role=server,socket=/nonexistent/m.sock"),
+     "net_memif0", r"port p1: directory '/nonexistent' of socket= does not exist"),
+    ("af_xdp_mtu", GOOD.replace("net_tap1,iface={tap}1\n    ipv4: 10.2.0.254/24\n",
+                                "net_af_xdp0,iface={tap}1\n    ipv4: 10.2.0.254/24\n"
+                                "    mtu: 9000\n"),
+     "mtu: 9000", r"'mtu' 9000 is more than net_af_xdp takes"),
+    ("did_you_mean", GOOD + "qso:\n  trust: dscp\n", "qso:",
+     r"^unknown key 'qso'; did you mean 'qos'\?$"),
     ("empty", "", None, r""),
     ("binary", "\x00\x01\x02\xff\xfe garbage \x7f\x00\n", None, r""),
     ("not_a_mapping", "- just\n- a list\n", None, r""),
@@ -208,6 +226,59 @@ def test_bad_config(build, cfgdir, name, text, line, msg):
     assert not os.path.exists(sock)
 
 
+def test_check_every_error(build, cfgdir):
+    """Steps: `railsw -c FILE --check` on a file with four independent mistakes: a
+    top-level typo, a bad MAC on p0, an unknown driver on p1, a neighbour on a port
+    that does not exist; then run it for real.
+    Verify: exit 1 both ways and exactly four lines on stderr, each `FILE:LINE:` on
+    the line of its mistake, in file order, the typo with its suggestion.
+    """
+    sock = os.path.join(cfgdir, "ctl.sock")
+    text = (GOOD.replace('"02:00:00:00:aa:01"', '"02:00:00:zz:aa:01"')
+            .replace("net_tap1,iface={tap}1", "net_bogus1")
+            .replace("port: p1 }}", "port: p9 }}")
+            .format(tap=tap_prefix(), sock=sock)
+            + "qso:\n  trust: dscp\n")
+    path = write(cfgdir, "every", text)
+    lines = text.split("\n")
+
+    def at(marker):
+        return [i + 1 for i, t in enumerate(lines) if marker in t][0]
+
+    want = [(at("zz:aa"), r"'mac' must be a MAC address"),
+            (at("net_bogus1"), r"this DPDK has no driver of that name"),
+            (at("port: p9"), r"^unknown port 'p9'$"),
+            (at("qso:"), r"^unknown key 'qso'; did you mean 'qos'\?$")]
+    for args in (["-c", path, "--check"],
+                 ["-l", "0,1", "--no-huge", "-m", "1024", "--file-prefix",
+                  f"rswt-{os.getpid()}-0", "--", "-c", path]):
+        r = railsw.run([railsw_bin(build)] + args, timeout=30, check=False)
+        assert r.returncode == 1, f"{args}: rc={r.returncode}\n{r.stderr}"
+        got = [ln for ln in r.stderr.splitlines() if ln.startswith(path + ":")]
+        assert len(got) == len(want), r.stderr
+        for ln, (line, msg) in zip(got, want):
+            m = re.match(re.escape(path) + r":(\d+): (.+)$", ln)
+            assert m and int(m.group(1)) == line and re.search(msg, m.group(2)), r.stderr
+    assert not railsw.link_exists(tap_prefix() + "0")
+
+
+def test_check_warning_keeps_exit_code(build, cfgdir):
+    """Steps: `railsw -c FILE --check` on a valid file whose p1 is a net_null port with
+    `llr: true` (no railsw peer can answer it).
+    Verify: exit 0, the OK line on stdout, and on stderr exactly one line
+    `FILE:LINE: warning: ...` naming the `llr` line and the port.
+    """
+    text = GOOD.replace("net_tap1,iface={tap}1", "net_null1\n    llr: true").format(
+        tap=tap_prefix(), sock=os.path.join(cfgdir, "ctl.sock"))
+    path = write(cfgdir, "warn", text)
+    line = [i + 1 for i, t in enumerate(text.split("\n")) if "llr: true" in t][0]
+    r = railsw.run([railsw_bin(build), "-c", path, "--check"], check=False)
+    assert r.returncode == 0, r.stderr
+    assert "configuration OK" in r.stdout
+    assert r.stderr.strip() == (f"{path}:{line}: warning: port p1: 'llr' on a net_null port, "
+                                "which has no railsw peer to answer it"), r.stderr
+
+
 def test_missing_config_file(build):
     """Steps: `railsw -c /nonexistent.yaml --check`.
     Verify: exit 1 and the path named on stderr.
@@ -297,6 +368,59 @@ def test_railctl_exit_codes(sw):
     missing = f"/tmp/rswt-{os.getpid()}-none/none.sock"
     r = railsw.run([ctl, "-s", missing, "--json", "show", "ports"], check=False)
     assert r.returncode == 2 and missing in r.stderr, r
+
+
+def test_railctl_help_lists_every_command(sw):
+    """Steps: `railctl help` (the switch's own list of commands), then
+    `railctl --help` (railctl's usage, no switch asked).
+    Verify: every command the switch knows is in the usage text (a `show`
+    noun on a `show` line, any other command at the start of a line), and so
+    are railctl's own `plan` and `top`.
+    """
+    reply = sw.ctl("help")
+    names = [c["command"] for c in next(v for v in reply.values() if isinstance(v, list))]
+    assert "lookup" in names and "show ports" in names, names
+    ctl = os.path.join(sw.build, "control", "railctl")
+    text = railsw.run([ctl, "--help"]).stdout
+    for name in names + ["plan", "top"]:
+        if name.startswith("show "):
+            pattern = r"^\s+show .*\b" + re.escape(name[5:]) + r"\b"
+        else:
+            pattern = r"^\s+" + re.escape(name) + r"\b"
+        assert re.search(pattern, text, re.M), f"'{name}' missing from railctl --help:\n{text}"
+
+
+def test_describe_without_switch(sw):
+    """Steps: `railctl --json describe` against the switch, then against a
+    socket path where nothing listens, with and without --json.
+    Verify: without a switch railctl answers itself, exit 0, with exactly the
+    catalog the switch gives; other commands still exit 2 without a switch;
+    `describe extra` is the switch's business (no local answer).
+    """
+    ctl = os.path.join(sw.build, "control", "railctl")
+    missing = f"/tmp/rswt-{os.getpid()}-none/none.sock"
+    r = railsw.run([ctl, "-s", missing, "--json", "describe"], check=False)
+    assert r.returncode == 0, r
+    assert json.loads(r.stdout) == sw.ctl("describe")
+    r = railsw.run([ctl, "-s", missing, "describe"], check=False)
+    assert r.returncode == 0 and "show ports" in r.stdout, r
+    for words in (["show", "ports"], ["describe", "extra"]):
+        r = railsw.run([ctl, "-s", missing, "--json"] + words, check=False)
+        assert r.returncode == 2 and missing in r.stderr, r
+
+
+@pytest.mark.parametrize("words", [["plan"], ["plan", "--bogus"],
+                                   ["plan", "config/fabric-lab.yaml", "--check-lldp"],
+                                   ["plan", "config/fabric-lab.yaml", "--bogus"]],
+                         ids=["no-file", "option-first", "no-dir", "unknown-option"])
+def test_plan_bad_words(build, words):
+    """Steps: `railctl plan` with no file, an option in place of the file,
+    --check-lldp without its directory, an unknown option.
+    Verify: exit 2 and a usage line naming `plan FILE` on stderr.
+    """
+    ctl = os.path.join(build, "control", "railctl")
+    r = railsw.run([ctl] + words, check=False, cwd=railsw.REPO)
+    assert r.returncode == 2 and "usage: plan FILE" in r.stderr, r
 
 
 def test_socket_bad_input(sw):

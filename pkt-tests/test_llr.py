@@ -18,12 +18,19 @@ spine forwards.
 - impairments with zero loss: nothing changes; `impair off` removes them.
 - a peer without LLR: the leaf stays `state: init`, sends INIT, and its
   frames go out without the shim (fallback best-effort): all arrive.
+- a busy machine: the 1 % loss test again, with two busy loops pinned to
+  each CPU while the frames flow, several rounds: every frame once, in order,
+  no FLUSH (the replay timer follows the measured round trip).
 """
 
 import json
 import os
+import re
 import shutil
+import socket
 import struct
+import subprocess
+import sys
 import tempfile
 import time
 
@@ -50,9 +57,10 @@ def scratch():
     shutil.rmtree(d, ignore_errors=True)
 
 
-def chain(make_switch, scratch, leaf_port=None, spine_port=None):
+def chain(make_switch, scratch, leaf_port=None, spine_port=None, leaf_control=None):
     """The leaf (TAP s0, memif server `up`) and the spine (memif client `down`,
-    TAP d0); leaf_port and spine_port are added to the memif ports' configs."""
+    TAP d0); leaf_port and spine_port are added to the memif ports' configs,
+    leaf_control is the leaf's `control:`."""
     sock = os.path.join(scratch, "up.sock")
     up = {"name": "up", "devargs": f"net_memif0,role=server,socket={sock}",
           "mac": LEAF_UP_MAC, "ipv4": "10.255.0.1/30"}
@@ -60,13 +68,16 @@ def chain(make_switch, scratch, leaf_port=None, spine_port=None):
             "mac": SPINE_DOWN_MAC, "ipv4": "10.255.0.2/30"}
     up.update(leaf_port or {})
     down.update(spine_port or {})
-    leaf = make_switch({
+    leaf_cfg = {
         "switch": {"role": "leaf"},
         "ports": [{"name": "s0", "ipv4": "10.1.0.254/24"}, up],
         "neighbors": [{"ip": HOST_IP, "mac": HOST_MAC, "port": "s0"},
                       {"ip": "10.255.0.2", "mac": SPINE_DOWN_MAC, "port": "up"}],
         "routes": [{"prefix": "10.9.0.0/24", "nexthops": ["10.255.0.2"]}],
-    })
+    }
+    if leaf_control:
+        leaf_cfg["control"] = dict(leaf_control)
+    leaf = make_switch(leaf_cfg)
     spine = make_switch({
         "switch": {"role": "spine"},
         "ports": [down, {"name": "d0", "ipv4": "10.9.0.254/24"}],
@@ -93,14 +104,23 @@ def tag(data):
     return struct.unpack("!I", data[i + len(MAGIC):i + len(MAGIC) + 4])[0]
 
 
-def run(leaf, spine, frames=FRAMES, timeout=20):
-    """Send frames 0..frames-1 into the leaf; return the sequence numbers seen at
-    the destination, in arrival order (after nothing came for a second)."""
+def run(leaf, spine, frames=FRAMES, timeout=20, pkts=None, rate=None):
+    """Send frames 0..frames-1 into the leaf (pkts: those frames, built already;
+    rate: at most that many a second, in bursts of 10, else as fast as they are
+    built); return the sequence numbers seen at the destination, in arrival order
+    (after nothing came for a second)."""
+    if pkts is None:
+        pkts = (frame(leaf, i) for i in range(frames))
     inj = railsw.Injector()
     try:
         with railsw.Capture([spine.tap["d0"]]) as cap:
-            for i in range(frames):
-                inj.send(leaf.tap["s0"], frame(leaf, i))
+            nxt = time.monotonic()
+            for i, f in enumerate(pkts):
+                if rate is not None and i % 10 == 0:
+                    # Behind (a busy machine): go on from now, without a catch-up burst.
+                    nxt = max(nxt + 10 / rate, time.monotonic())
+                    time.sleep(max(0.0, nxt - time.monotonic()))
+                inj.send(leaf.tap["s0"], f)
             got = cap.collect(count=frames, timeout=timeout, quiet=1.0,
                               match=lambda _i, d: tag(d) is not None)
     finally:
@@ -108,10 +128,80 @@ def run(leaf, spine, frames=FRAMES, timeout=20):
     return [tag(d) for _, d in got if tag(d) is not None]
 
 
+# The busy-machine test: rounds of frames, each with BUSY_PER_CPU busy loops on every CPU.
+BUSY_ROUNDS = int(os.environ.get("RAILSW_LLR_BUSY_ROUNDS", "4"))
+BUSY_FRAMES = int(os.environ.get("RAILSW_LLR_BUSY_FRAMES", "2000"))
+# Frames a second (0: as fast as the socket takes them, and then the host's TAP queue toward a
+# descheduled leaf overflows: frames lost before the switch, not on the link).
+BUSY_RATE = int(os.environ.get("RAILSW_LLR_BUSY_RATE", "2000"))
+BUSY_PER_CPU = 2
+BUSY_LIMIT_S = 300  # a busy loop stops by itself after this long, whatever happens to the test
+BUSY_LOOP = """
+import os, sys, time
+os.sched_setaffinity(0, {int(sys.argv[1])})
+end = time.monotonic() + float(sys.argv[2])
+while time.monotonic() < end:
+    pass
+"""
+
+
+def busy_start():
+    """BUSY_PER_CPU busy loops pinned to each CPU this process may use; their Popen objects."""
+    procs = []
+    try:
+        for cpu in sorted(os.sched_getaffinity(0)):
+            for _ in range(BUSY_PER_CPU):
+                procs.append(subprocess.Popen(
+                    [sys.executable, "-c", BUSY_LOOP, str(cpu), str(BUSY_LIMIT_S)],
+                    stdin=subprocess.DEVNULL))
+    except BaseException:
+        busy_stop(procs)
+        raise
+    return procs
+
+
+def busy_stop(procs):
+    """Stop the busy loops by PID (bounded wait)."""
+    for p in procs:
+        if p.poll() is None:
+            p.kill()
+    for p in procs:
+        p.wait(timeout=10)
+
+
 def llr_row(sw, port):
     rows = sw.ctl("show", "llr", port)["llr"]
     assert len(rows) == 1 and rows[0]["port"] == port, rows
     return rows[0]
+
+
+def free_tcp_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def telemetry(sw, cmd, timeout=5):
+    """One command over sw's DPDK telemetry socket; the reply's value."""
+    path = os.path.join(railsw.RUN_DPDK, sw.prefix, "dpdk_telemetry.v2")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET) as s:
+        s.settimeout(timeout)
+        s.connect(path)
+        info = json.loads(s.recv(1024))
+        s.send(cmd.encode())
+        reply = json.loads(s.recv(info["max_output_len"]))
+    return reply[cmd.split(",")[0]]
+
+
+def metric(port, name, label):
+    """The value of the Prometheus sample name{label} on 127.0.0.1:port, or None."""
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+        s.sendall(b"GET /metrics HTTP/1.0\r\nHost: railsw\r\n\r\n")
+        resp = b""
+        while chunk := s.recv(65536):
+            resp += chunk
+    m = re.search(rf"^{re.escape(name + '{' + label + '}')} (\S+)$", resp.decode(), re.M)
+    return float(m.group(1)) if m else None
 
 
 def drops(sw):
@@ -126,11 +216,16 @@ def test_llr_recovers_losses(make_switch, scratch):
     and replayed them (`tx_replayed` > 0, after a NACK or the replay timer), the spine
     acknowledged; the spine discarded duplicates or frames after a gap, named
     in `show drops`; both count what LLR originated and consumed; the replay
-    buffer and the shared buffer empty.
+    buffer and the shared buffer empty. The leaf measured a round trip
+    (`rtt_us` > 0, `rto_us` at least it), and telemetry (`/railsw/llr,up`) and
+    Prometheus (`railsw_llr_rtt_us{port="up"}`, `railsw_llr_rto_us`) say the same;
+    the port without LLR shows 0 for both.
     """
     im = {"loss": 0.01, "seed": 11}
+    mport = free_tcp_port()
     leaf, spine = chain(make_switch, scratch,
-                        {"llr": True, "impair": im}, {"llr": True, "impair": dict(im, seed=12)})
+                        {"llr": True, "impair": im}, {"llr": True, "impair": dict(im, seed=12)},
+                        {"metrics_listen": f"127.0.0.1:{mport}"})
     wait_until(lambda: llr_row(leaf, "up")["state"] == "advance" and
                llr_row(spine, "down")["state"] == "advance", 10, what="LLR handshake")
     leaf.ctl("clear", "counters")
@@ -160,6 +255,19 @@ def test_llr_recovers_losses(make_switch, scratch):
     # The replay ring's bytes were charged to the buffer and are released.
     wait_until(lambda: leaf.ctl("show", "buffer")["buffer"]["used"] == 0, 5,
                what="the leaf's buffer empty")
+    # The replay timer: a round trip was measured, the timer is at least it; at rest
+    # (nothing to acknowledge) railctl, telemetry and Prometheus give the same values.
+    lr = llr_row(leaf, "up")
+    assert 0 < lr["rtt_us"] <= lr["rto_us"], lr
+    wait_until(lambda: {k: telemetry(leaf, "/railsw/llr,up")["up"][k]
+                        for k in ("rtt_us", "rto_us")} ==
+               {"rtt_us": lr["rtt_us"], "rto_us": lr["rto_us"]}, 5,
+               what="telemetry's rtt_us and rto_us")
+    for k in ("rtt_us", "rto_us"):
+        assert metric(mport, "railsw_llr_" + k, 'port="up"') == lr[k], k
+    # A port without LLR shows 0 for both.
+    s0 = llr_row(leaf, "s0")
+    assert s0["state"] == "off" and s0["rtt_us"] == 0 and s0["rto_us"] == 0, s0
 
 
 def test_impair_without_llr(make_switch, scratch):
@@ -240,3 +348,55 @@ def test_llr_peer_without_llr(make_switch, scratch):
     sr = llr_row(spine, "down")
     assert sr["state"] == "off" and sr["rx_frames"] == 0 and sr["acks_tx"] == 0, sr
     assert spine.ports()["down"]["l2_control"] >= lr["inits_tx"] - 5, spine.ports()["down"]
+
+
+def test_llr_busy_machine(make_switch, scratch):
+    """LLR on both memif ends, 1 % loss both ways, on a machine kept busy.
+
+    Steps: BUSY_ROUNDS rounds; in each, start BUSY_PER_CPU busy loops pinned to
+    every CPU (by PID), send BUSY_FRAMES frames through the leaf, collect them at
+    the destination, stop the loops (by PID).
+    Verify, every round: the busy loops were still running when the last frame
+    arrived; every frame arrives exactly once and in order; neither end
+    flushed (`tx_flushes`, `tx_flushed_frames` 0) and both stay in `advance`;
+    the spine accepted each frame once; losses happened and were replayed. The
+    round trip was measured (`rtt_us` > 0) and the replay timer in force
+    (`rto_us`) is at least the measured round trip.
+    """
+    im = {"loss": 0.01, "seed": 21}
+    leaf, spine = chain(make_switch, scratch,
+                        {"llr": True, "impair": im}, {"llr": True, "impair": dict(im, seed=22)})
+    wait_until(lambda: llr_row(leaf, "up")["state"] == "advance" and
+               llr_row(spine, "down")["state"] == "advance", 10, what="LLR handshake")
+    pkts = [frame(leaf, i) for i in range(BUSY_FRAMES)]  # built before the loops start
+    for rnd in range(BUSY_ROUNDS):
+        leaf.ctl("clear", "counters")
+        spine.ctl("clear", "counters")
+        busy = busy_start()
+        t0 = time.monotonic()
+        try:
+            tags = run(leaf, spine, BUSY_FRAMES, timeout=60, pkts=pkts, rate=BUSY_RATE or None)
+            running = sum(p.poll() is None for p in busy)
+        finally:
+            busy_stop(busy)
+        took = time.monotonic() - t0
+        lr, sr = llr_row(leaf, "up"), llr_row(spine, "down")
+        lp = leaf.ports()["up"]
+        ld = {k: v for k, v in drops(leaf).items() if v}
+        summary = (f"round {rnd}: arrived {len(tags)}/{BUSY_FRAMES}, "
+                   f"{len(tags) - len(set(tags))} twice; leaf drops {ld}; leaf {lr} {lp}; "
+                   f"spine {sr}")
+        print(f"round {rnd} ({took:.1f} s): leaf rtt_us {lr['rtt_us']} rto_us {lr['rto_us']} "
+              f"tx_replay_timeouts {lr['tx_replay_timeouts']} tx_replayed {lr['tx_replayed']} "
+              f"nacks_rx {lr['nacks_rx']} spine rx_duplicate_seq {sr['rx_duplicate_seq']} "
+              f"impair_dropped {lp['impair_dropped']}")
+        assert running == len(busy), f"round {rnd}: only {running}/{len(busy)} busy loops ran"
+        assert tags == list(range(BUSY_FRAMES)), summary
+        for r in (lr, sr):
+            assert r["tx_flushes"] == 0 and r["tx_flushed_frames"] == 0, summary
+            assert r["state"] == "advance", summary
+        assert sr["rx_frames"] == BUSY_FRAMES, summary
+        assert lp["impair_dropped"] > 0 and lr["tx_replayed"] > 0, summary
+        assert lr["rtt_us"] > 0 and lr["rto_us"] >= lr["rtt_us"], summary
+        wait_until(lambda: llr_row(leaf, "up")["replay_buffer_frames"] == 0, 5,
+                   what="the leaf's replay buffer emptied")

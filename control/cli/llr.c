@@ -24,6 +24,11 @@
 static const struct rsw_field_def llr_fields[] = {
 	RSW_LABEL("port", "port", "the port's name"),
 	RSW_FIELD("state", STATE, "", "TX state: off, init, advance, replay, flush"),
+	RSW_FIELD("rtt_us", GAUGE, "us",
+		  "smoothed round trip, frame sent to its ACK (0: none measured yet)"),
+	RSW_FIELD("rto_us", GAUGE, "us",
+		  "the replay timer in force: the round trip plus 4 deviations, floored, capped, "
+		  "doubled by each expiry"),
 	RSW_FIELD("rx_state", STATE, "", "RX state: off, send_acks, send_nack, nack_sent"),
 	RSW_FIELD("fallback", STATE, "",
 		  "what frames get while the peer has not answered INIT: best-effort, discard, "
@@ -64,9 +69,9 @@ rsw_cli_llr_clear(void)
 static json_t *
 off_row(uint16_t p)
 {
-	json_t *o = json_pack("{s:s, s:s, s:s, s:s}", "port", rsw_ctl.cfg->ports[p].name, "state",
-			      "off", "rx_state", "off", "fallback",
-			      fallback_names[rsw_ctl.cfg->ports[p].llr_fallback % 3]);
+	json_t *o = json_pack("{s:s, s:s, s:i, s:i, s:s, s:s}", "port", rsw_ctl.cfg->ports[p].name,
+			      "state", "off", "rtt_us", 0, "rto_us", 0, "rx_state", "off",
+			      "fallback", fallback_names[rsw_ctl.cfg->ports[p].llr_fallback % 3]);
 	int i;
 
 	if (o == NULL)
@@ -75,6 +80,15 @@ off_row(uint16_t p)
 		json_object_set_new(o, rsw_llr_ctr_name(i), json_integer(0));
 	json_object_set_new(o, "replay_buffer_peak", json_integer(0));
 	return rsw_row(&rsw_table_llr, o);
+}
+
+/* Microseconds, rounded to the nearest; below 0.5 µs but not 0 (measured) shows as 1. */
+static uint64_t
+ns_to_us(uint64_t ns)
+{
+	if (ns == 0)
+		return 0;
+	return ns < 500 ? 1 : (ns + 500) / 1000;
 }
 
 static json_t *
@@ -90,10 +104,13 @@ llr_row(uint16_t p)
 		return off_row(p);
 	l = ll->l;
 	rs = __atomic_load_n(&l->rx_state, __ATOMIC_RELAXED);
-	o = json_pack("{s:s, s:s, s:s, s:s}", "port", rsw_ctl.cfg->ports[p].name, "state",
-		      rsw_llr_tx_state_name(__atomic_load_n(&l->tx_state, __ATOMIC_RELAXED)),
-		      "rx_state", rs < RTE_DIM(rx_state_names) ? rx_state_names[rs] : "?",
-		      "fallback", fallback_names[l->fallback % 3]);
+	o = json_pack(
+		"{s:s, s:s, s:I, s:I, s:s, s:s}", "port", rsw_ctl.cfg->ports[p].name, "state",
+		rsw_llr_tx_state_name(__atomic_load_n(&l->tx_state, __ATOMIC_RELAXED)), "rtt_us",
+		(json_int_t)ns_to_us(__atomic_load_n(&l->rtt.srtt_ns, __ATOMIC_RELAXED)), "rto_us",
+		(json_int_t)ns_to_us(__atomic_load_n(&l->rtt.rto_ns, __ATOMIC_RELAXED)), "rx_state",
+		rs < RTE_DIM(rx_state_names) ? rx_state_names[rs] : "?", "fallback",
+		fallback_names[l->fallback % 3]);
 	if (o == NULL)
 		return NULL;
 	for (i = 0; i < RSW_N_LLR_CTRS; i++) {

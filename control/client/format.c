@@ -4,10 +4,12 @@
 /*
  * railctl's rendering of a reply for people: arrays of objects become aligned tables (nested
  * arrays as sub-tables under their row), transposed when wider than RSW_CTL_WIDTH columns;
- * objects become "key: value" lines; control characters are shown as '?'.
+ * objects become "key: value" lines; control characters are shown as '?'. With them the
+ * helpers every file of railctl uses: the growing string buffer and the warning line.
  */
 
 #include <jansson.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +20,19 @@
 #define RSW_CTL_WIDTH      120 /* wider tables are transposed */
 #define RSW_CTL_SUB_INDENT 4   /* nested tables, under their row */
 #define RSW_CTL_LONG_CELL  24  /* transposed: longer text goes below the blocks */
+
+/* "railctl: message" on stderr (railctl_priv.h). */
+void
+railctl_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("railctl: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
 
 void
 railctl_sb_add(struct sbuf *sb, const char *s, size_t n)

@@ -28,6 +28,8 @@
 
 #include "railctl_priv.h"
 #include "rsw_cmd.h"
+#include "rsw_lookup.h"
+#include "rsw_table.h"
 #include "rsw_top.h"
 #include "rsw_trace_args.h"
 
@@ -50,15 +52,23 @@ usage(FILE *f)
 		"  -j, --json           print the reply as the switch sent it (one JSON line)\n"
 		"  -h, --help           print this help\n"
 		"\n"
-		"commands: `%s help` lists the commands the switch knows, e.g.\n"
-		"  show ports | queues [PORT] | pfc [PORT] | buffer [PORT] | drops | lb | routes\n"
-		"  show neighbors | topology | config\n"
+		"commands (`%s help` asks the switch for its own list):\n"
+		"  show ports [PORT] | queues [PORT] | pfc [PORT] | buffer [PORT] | llr [PORT]\n"
+		"  show drops | lb | routes | neighbors | icmp | punt | kif | fpm\n"
+		"  show topology | config\n"
+		"  lookup DST [--src IP] [--proto udp|tcp|N] [--sport N] [--dport N] [--qp N]\n"
+		"         [--dscp N] [--in PORT]  what the workers would do with that frame now\n"
 		"  trace start [--port PORT] [--count N] | stop | clear | show\n"
-		"                       record the next N frames (default 50) and each step's\n"
-		"                       decision\n"
+		"                       record the next N frames (default 50) received, each\n"
+		"                       step's decision and how each ended\n"
 		"  clear counters\n"
 		"  port NAME down|up\n"
+		"  port NAME impair [loss P] [loss_burst N] [corrupt P] [delay_us D] [seed S]\n"
+		"  port NAME impair off\n"
 		"  reload [FILE]\n"
+		"  describe             every table's fields (railctl's own copy when no switch\n"
+		"                       answers)\n"
+		"  help [COMMAND]       the switch's commands with their usage\n"
 		"  plan FILE [--json]   cabling and addressing of the fabric of FILE's topology:\n"
 		"                       (computed by railctl itself; no switch needed)\n"
 		"  plan FILE --summary | --switch NAME  the summary (tiers, bill of materials,\n"
@@ -76,16 +86,41 @@ usage(FILE *f)
 		prog, RSW_CTL_DEFAULT_SOCK, prog);
 }
 
-void
-railctl_warn(const char *fmt, ...)
+/* `describe` answered from railctl's own copy of the table catalog (control/cli/catalog.c). */
+static int
+describe_local(bool json)
 {
-	va_list ap;
+	json_t *d = rsw_tables_describe();
+	char *text;
 
-	fprintf(stderr, "%s: ", prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
+	if (d == NULL) {
+		railctl_warn("out of memory");
+		return EXIT_USAGE;
+	}
+	if (json) {
+		text = json_dumps(d, JSON_COMPACT);
+		if (text != NULL)
+			printf("%s\n", text);
+		free(text);
+	} else {
+		railctl_print_reply(d);
+	}
+	json_decref(d);
+	return fflush(stdout) != 0 || ferror(stdout) ? EXIT_USAGE : EXIT_OK;
+}
+
+/* Bad words to `lookup` are refused here, with its usage, before anything is sent. */
+static int
+lookup_usage(int argc, char **argv)
+{
+	struct rsw_lookup_req q;
+	char err[160];
+
+	if (rsw_lookup_parse(argc, argv, &q, err, sizeof(err)) == 0)
+		return 0;
+	railctl_warn("lookup: %s", err);
+	fprintf(stderr, "usage: %s lookup %s\n", prog, RSW_LOOKUP_USAGE);
+	return -EINVAL;
 }
 
 /* Bad words to `trace` are refused here, with its usage, before anything is sent. */
@@ -215,7 +250,7 @@ main(int argc, char **argv)
 	char *line = NULL;
 	json_error_t jerr;
 	json_t *reply, *err;
-	int i, rc;
+	int i, rc, cmd;
 
 	if (sock == NULL || sock[0] == '\0')
 		sock = RSW_CTL_DEFAULT_SOCK;
@@ -262,10 +297,12 @@ main(int argc, char **argv)
 		return railctl_cmd_plan(argc, argv, i, json);
 	if (strcmp(argv[i], "top") == 0)
 		return rsw_top_main(sock, json, argc - i, argv + i);
+	if (strcmp(argv[i], "lookup") == 0 && lookup_usage(argc - i - 1, argv + i + 1) != 0)
+		return EXIT_USAGE;
 	if (strcmp(argv[i], "trace") == 0 && trace_usage(argc - i - 1, argv + i + 1) != 0)
 		return EXIT_USAGE;
 
-	for (; i < argc; i++) {
+	for (cmd = i; i < argc; i++) {
 		const unsigned char *p;
 
 		for (p = (const unsigned char *)argv[i]; *p != '\0'; p++) {
@@ -293,6 +330,10 @@ main(int argc, char **argv)
 
 	rc = transact(sock, req.p, &line, &stage);
 	free(req.p);
+	/* `describe` with no switch to answer: the catalog railctl was built with. */
+	if (rc < 0 && strcmp(stage, "connect") == 0 && argc - cmd == 1 &&
+	    strcmp(argv[cmd], "describe") == 0)
+		return describe_local(json);
 	if (rc < 0) {
 		if (rc == -ETIMEDOUT)
 			railctl_warn("%s: no reply within %d s", sock, RSW_CTL_TIMEOUT_MS / 1000);

@@ -56,8 +56,12 @@ struct ctx {
 	bool plan;                         /* rsw_config_load_plan: switch and ports optional */
 	uint32_t n_nsorted;                /* entries of nsorted: the neighbours parsed */
 	bool ports_ok;                     /* ports: parsed without error (qos sums use them) */
-	int n_errors;                      /* errors reported (may exceed RSW_CFG_MAX_ERRS) */
-	struct cfg_error errors[RSW_CFG_MAX_ERRS]; /* the first ones, sorted by line */
+	bool ports_partial;      /* a port or the topology had an error: neighbours are checked
+			       * against the port names as written, not the ports' addresses */
+	yaml_node_t *ports_node; /* the ports: section's value, NULL if none */
+	int n_errors;            /* errors reported (may exceed RSW_CFG_MAX_ERRS) */
+	int n_msgs;              /* errors and warnings reported */
+	struct cfg_error errors[RSW_CFG_MAX_ERRS]; /* the first messages, sorted by line */
 };
 
 /* A key found in a mapping: its value node and the key's line. */
@@ -85,6 +89,8 @@ extern const char *const cfg_pfcwd_action_names[];                /* enum rsw_pf
  * and write them all to c->err, one per line. Returns -EINVAL.
  */
 int cfg_fail(struct ctx *c, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Report "FILE:LINE: warning: message" among the errors; the load does not fail for it. */
+void cfg_warn(struct ctx *c, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int cfg_line_of(const yaml_node_t *n);
 yaml_node_t *cfg_node_at(struct ctx *c, int idx);
 const char *cfg_sval(const yaml_node_t *n);
@@ -92,7 +98,7 @@ bool cfg_is_null(const yaml_node_t *n);
 int cfg_seq_len(const yaml_node_t *n);
 yaml_node_t *cfg_seq_item(struct ctx *c, const yaml_node_t *n, int i);
 int cfg_get_map(struct ctx *c, yaml_node_t *n, const char *what, const char *const *keys, size_t nk,
-		const char *const *unsup, struct kv *out);
+		struct kv *out);
 int cfg_map_scalar_key(struct ctx *c, yaml_node_t *k, const char *what);
 int cfg_get_scalar(struct ctx *c, yaml_node_t *n, const char *key, const char *kind,
 		   const char **out);

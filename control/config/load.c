@@ -11,6 +11,7 @@
  */
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,76 @@
 
 #include "config_priv.h"
 #include "rsw_topology.h"
+
+/* The checks modules registered (rsw_config_register_check). */
+static rsw_config_check_fn *checks[RSW_CFG_MAX_CHECKS];
+
+struct rsw_cfg_report {
+	struct ctx *c;
+};
+
+int
+rsw_config_register_check(rsw_config_check_fn *fn)
+{
+	size_t i, free_slot = RSW_CFG_MAX_CHECKS;
+
+	for (i = 0; i < RSW_CFG_MAX_CHECKS; i++) {
+		if (checks[i] == fn)
+			return 0;
+		if (checks[i] == NULL && free_slot == RSW_CFG_MAX_CHECKS)
+			free_slot = i;
+	}
+	if (free_slot == RSW_CFG_MAX_CHECKS)
+		return -ENOSPC;
+	checks[free_slot] = fn;
+	return 0;
+}
+
+void
+rsw_config_unregister_check(rsw_config_check_fn *fn)
+{
+	size_t i;
+
+	for (i = 0; i < RSW_CFG_MAX_CHECKS; i++)
+		if (checks[i] == fn)
+			checks[i] = NULL;
+}
+
+void
+rsw_config_report_error(struct rsw_cfg_report *r, int line, const char *fmt, ...)
+{
+	char msg[RSW_CFG_MSG_LEN];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	cfg_fail(r->c, line, "%s", msg);
+}
+
+void
+rsw_config_report_warning(struct rsw_cfg_report *r, int line, const char *fmt, ...)
+{
+	char msg[RSW_CFG_MSG_LEN];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	cfg_warn(r->c, line, "%s", msg);
+}
+
+/* The registered checks, on the ports that parsed. */
+static void
+run_checks(struct ctx *c)
+{
+	struct rsw_cfg_report r = {.c = c};
+	size_t i;
+
+	for (i = 0; i < RSW_CFG_MAX_CHECKS; i++)
+		if (checks[i] != NULL)
+			checks[i](c->cfg, &r);
+}
 
 /* A topology/ error as FILE:LINE: message. */
 static int
@@ -96,20 +167,24 @@ static int
 parse_root(struct ctx *c, yaml_node_t *root)
 {
 	struct rsw_topo_error terr = {0};
+	struct rsw_topo_errors terrs;
 	bool one_switch, sw_ok = true, ports_ok = true, topo_ok = true, neigh_ok = false;
 	bool routes_ok = false;
 	struct kv kv[T_N];
+	int i;
 
 	if (root->type != YAML_MAPPING_NODE)
 		return cfg_fail(
 			c, cfg_line_of(root),
 			"the top level must be a mapping of sections (switch:, ports:, ...)");
-	if (cfg_get_map(c, root, NULL, top_keys, T_N, NULL, kv) < 0)
-		return -EINVAL;
+	/* An unknown top-level key is reported; the sections that are known are still checked. */
+	cfg_get_map(c, root, NULL, top_keys, T_N, kv);
 	/* A plan needs only topology:; a switch's file (or a plan with switch: or ports:) all. */
 	one_switch = !c->plan || kv[T_SWITCH].v != NULL || kv[T_PORTS].v != NULL;
+	/* A misspelt 'topology' is one mistake: its "did you mean" says it all. */
 	if (c->plan && kv[T_TOPOLOGY].v == NULL)
-		return cfg_fail(c, 0, "missing required key 'topology'");
+		return c->n_errors > 0 ? -EINVAL
+				       : cfg_fail(c, 0, "missing required key 'topology'");
 	/*
 	 * Every section is checked and every independent error reported; a check whose input
 	 * had an error is left out, so that one mistake gives one message.
@@ -122,17 +197,28 @@ parse_root(struct ctx *c, yaml_node_t *root)
 	/* Derived port addresses first: neighbours and static routes may use them. */
 	if (kv[T_TOPOLOGY].v != NULL) {
 		topo_ok = cfg_parse_topology(c, &kv[T_TOPOLOGY]) == 0;
-		if (topo_ok && rsw_topology_check(&c->cfg->topology, one_switch, &terr) < 0)
-			topo_ok = topo_fail(c, &terr) == 0;
+		if (topo_ok && rsw_topology_check_all(&c->cfg->topology, one_switch, &terrs) < 0) {
+			for (i = 0; i < terrs.n && i < RSW_TOPO_MAX_ERRS; i++)
+				topo_fail(c, &terrs.e[i]);
+			topo_ok = false;
+		}
 		/* The derivation needs this switch's role and ports. */
 		if (topo_ok && one_switch)
 			topo_ok = sw_ok && ports_ok &&
 				  (rsw_topology_apply_ports(c->cfg, &terr) == 0 ||
 				   topo_fail(c, &terr) == 0);
 	}
-	/* Dependency order: neighbours need the ports' addresses, routes neighbours too. */
-	if (ports_ok && topo_ok)
+	/*
+	 * Dependency order: neighbours need the ports' addresses, routes neighbours too. After
+	 * an error in a port or the topology, neighbours are still checked (a port name that
+	 * no entry of ports: has is an error whatever else failed), routes are not.
+	 */
+	c->ports_node = kv[T_PORTS].v;
+	c->ports_partial = !(ports_ok && topo_ok);
+	if (!c->ports_partial)
 		neigh_ok = cfg_parse_neighbors(c, &kv[T_NEIGHBORS]) == 0;
+	else if (c->ports_node != NULL && c->ports_node->type == YAML_SEQUENCE_NODE)
+		cfg_parse_neighbors(c, &kv[T_NEIGHBORS]);
 	if (neigh_ok)
 		routes_ok = cfg_parse_routes(c, &kv[T_ROUTES]) == 0;
 	if (routes_ok && one_switch && rsw_topology_apply_routes(c->cfg, &terr) < 0)
@@ -142,6 +228,8 @@ parse_root(struct ctx *c, yaml_node_t *root)
 	cfg_parse_lb(c, &kv[T_LB]);
 	cfg_parse_qos(c, &kv[T_QOS]);
 	cfg_parse_control(c, &kv[T_CONTROL]);
+	if (one_switch && c->ports_node != NULL && c->ports_node->type == YAML_SEQUENCE_NODE)
+		run_checks(c);
 	/* A missing section is reported when nothing else is wrong, the first one only. */
 	if (c->n_errors == 0 && one_switch && kv[T_SWITCH].v == NULL)
 		cfg_parse_switch(c, &kv[T_SWITCH]);

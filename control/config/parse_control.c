@@ -109,7 +109,7 @@ parse_fpm(struct ctx *c, yaml_node_t *n, struct rsw_cfg_control *ctl)
 		return cfg_fail(
 			c, cfg_line_of(n),
 			"'fpm' must be a mapping like { listen: 127.0.0.1:2620, stale_s: 10 }");
-	if (cfg_get_map(c, n, "fpm", fpm_keys, F_N, NULL, kv) < 0)
+	if (cfg_get_map(c, n, "fpm", fpm_keys, F_N, kv) < 0)
 		return -EINVAL;
 	if (kv[F_LISTEN].v != NULL) {
 		if (cfg_get_text(c, kv[F_LISTEN].v, "listen", ctl->fpm_listen,
@@ -165,7 +165,7 @@ parse_punt_class(struct ctx *c, yaml_node_t *n, const char *name, struct rsw_cfg
 	if (n->type != YAML_MAPPING_NODE)
 		return cfg_fail(c, cfg_line_of(n),
 				"'%s' must be a mapping like { rate: 1000, burst: 200 }", what);
-	if (cfg_get_map(c, n, what, punt_keys, P_N, NULL, kv) < 0)
+	if (cfg_get_map(c, n, what, punt_keys, P_N, kv) < 0)
 		return -EINVAL;
 	if (kv[P_RATE].v == NULL && kv[P_BURST].v == NULL)
 		return cfg_fail(c, cfg_line_of(n), "'%s' needs 'rate' or 'burst'", what);
@@ -244,7 +244,7 @@ parse_kif(struct ctx *c, yaml_node_t *n, struct rsw_cfg_control *ctl)
 		return cfg_fail(
 			c, cfg_line_of(n),
 			"'kernel_interfaces' must be a mapping like { netns: rsw-ctl, tc: 7 }");
-	if (cfg_get_map(c, n, "kernel_interfaces", kif_keys, K_N, NULL, kv) < 0)
+	if (cfg_get_map(c, n, "kernel_interfaces", kif_keys, K_N, kv) < 0)
 		return -EINVAL;
 	if (kv[K_NETNS].v == NULL)
 		return cfg_fail(c, cfg_line_of(n), "'kernel_interfaces' needs 'netns'");
@@ -329,7 +329,7 @@ cfg_parse_control(struct ctx *c, const struct kv *sec)
 	struct kv kv[C_N];
 	int rc = 0;
 
-	if (cfg_get_map(c, sec->v, "control", control_keys, C_N, NULL, kv) < 0)
+	if (cfg_get_map(c, sec->v, "control", control_keys, C_N, kv) < 0)
 		return -EINVAL;
 	/* The keys are independent: each one's error is reported. */
 	if (kv[C_SOCKET].v != NULL &&

@@ -146,7 +146,7 @@ cfg_parse_lb(struct ctx *c, const struct kv *sec)
 	struct kv kv[LB_N];
 	int v, rc = 0;
 
-	if (cfg_get_map(c, sec->v, "load_balance", lb_keys, LB_N, NULL, kv) < 0)
+	if (cfg_get_map(c, sec->v, "load_balance", lb_keys, LB_N, kv) < 0)
 		return -EINVAL;
 	/* The keys are independent: each one's error is reported. */
 	if (kv[LB_MODE].v != NULL && cfg_get_lb_mode(c, kv[LB_MODE].v, "mode", &lb->mode) < 0)

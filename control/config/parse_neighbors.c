@@ -9,6 +9,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "config_priv.h"
 
@@ -33,6 +34,35 @@ neigh_ptr_cmp(const void *a, const void *b)
 	return x->line < y->line ? -1 : x->line > y->line;
 }
 
+/*
+ * The index of the port named name among the entries of ports: as written, whether or not
+ * they parsed, or -1: what a neighbour's port is checked against when a port had an error.
+ */
+static int
+port_in_file(struct ctx *c, const char *name)
+{
+	const yaml_node_pair_t *p;
+	yaml_node_t *item, *k, *v;
+	int i, n;
+
+	if (c->ports_node == NULL || c->ports_node->type != YAML_SEQUENCE_NODE)
+		return -1;
+	n = cfg_seq_len(c->ports_node);
+	for (i = 0; i < n; i++) {
+		item = cfg_seq_item(c, c->ports_node, i);
+		if (item->type != YAML_MAPPING_NODE)
+			continue;
+		for (p = item->data.mapping.pairs.start; p < item->data.mapping.pairs.top; p++) {
+			k = cfg_node_at(c, p->key);
+			v = cfg_node_at(c, p->value);
+			if (k->type == YAML_SCALAR_NODE && strcmp(cfg_sval(k), "name") == 0 &&
+			    v->type == YAML_SCALAR_NODE && strcmp(cfg_sval(v), name) == 0)
+				return i;
+		}
+	}
+	return -1;
+}
+
 static int
 parse_neighbor(struct ctx *c, yaml_node_t *item, struct rsw_cfg_neighbor *nb)
 {
@@ -44,7 +74,7 @@ parse_neighbor(struct ctx *c, yaml_node_t *item, struct rsw_cfg_neighbor *nb)
 	nb->line = cfg_line_of(item);
 	if (item->type != YAML_MAPPING_NODE)
 		return cfg_fail(c, nb->line, "each entry of 'neighbors' must be a mapping");
-	if (cfg_get_map(c, item, "neighbors", neigh_keys, N_N, NULL, kv) < 0)
+	if (cfg_get_map(c, item, "neighbors", neigh_keys, N_N, kv) < 0)
 		return -EINVAL;
 	if (kv[N_IP].v == NULL)
 		return cfg_fail(c, nb->line, "missing required key 'ip' in 'neighbors'");
@@ -54,7 +84,7 @@ parse_neighbor(struct ctx *c, yaml_node_t *item, struct rsw_cfg_neighbor *nb)
 		return cfg_fail(c, nb->line, "missing required key 'port' in 'neighbors'");
 	if (cfg_get_ip(c, kv[N_IP].v, "ip", 0, &nb->ip) < 0)
 		return -EINVAL;
-	port = cfg_own_address(c->cfg, &nb->ip);
+	port = c->ports_partial ? -1 : cfg_own_address(c->cfg, &nb->ip);
 	if (port >= 0)
 		return cfg_fail(
 			c, cfg_line_of(kv[N_IP].v), "neighbor %s is the address of port '%s'",
@@ -63,7 +93,7 @@ parse_neighbor(struct ctx *c, yaml_node_t *item, struct rsw_cfg_neighbor *nb)
 		return -EINVAL;
 	if (cfg_get_scalar(c, kv[N_PORT].v, "port", "a port name", &s) < 0)
 		return -EINVAL;
-	port = rsw_config_port_index(c->cfg, s);
+	port = c->ports_partial ? port_in_file(c, s) : rsw_config_port_index(c->cfg, s);
 	if (port < 0)
 		return cfg_fail(c, cfg_line_of(kv[N_PORT].v), "unknown port '%.40s'", s);
 	nb->port = (uint16_t)port;

@@ -130,7 +130,7 @@ parse_impair(struct ctx *c, yaml_node_t *n, struct rsw_cfg_port *port)
 	struct kv kv[IM_N];
 	int64_t v;
 
-	if (cfg_get_map(c, n, "impair", impair_keys, IM_N, NULL, kv) < 0)
+	if (cfg_get_map(c, n, "impair", impair_keys, IM_N, kv) < 0)
 		return -EINVAL;
 	im->loss_burst = 1;
 	im->seed = 1;
@@ -165,7 +165,7 @@ parse_llr(struct ctx *c, yaml_node_t *n, struct rsw_cfg_port *port)
 	if (n->type != YAML_MAPPING_NODE)
 		return cfg_fail(c, cfg_line_of(n),
 				"'llr' must be true, false or a mapping { enable, fallback }");
-	if (cfg_get_map(c, n, "llr", llr_keys, LLR_N, NULL, kv) < 0)
+	if (cfg_get_map(c, n, "llr", llr_keys, LLR_N, kv) < 0)
 		return -EINVAL;
 	port->llr = true;
 	if (kv[LLR_ENABLE].v != NULL && cfg_get_bool(c, kv[LLR_ENABLE].v, "enable", &port->llr) < 0)
@@ -212,7 +212,7 @@ parse_port(struct ctx *c, yaml_node_t *item, int idx)
 	port->mtu = 1500;
 	if (item->type != YAML_MAPPING_NODE)
 		return cfg_fail(c, cfg_line_of(item), "each entry of 'ports' must be a mapping");
-	if (cfg_get_map(c, item, "ports", port_keys, P_N, NULL, kv) < 0)
+	if (cfg_get_map(c, item, "ports", port_keys, P_N, kv) < 0)
 		return -EINVAL;
 	if (kv[P_NAME].v == NULL)
 		return cfg_fail(c, port->line, "missing required key 'name' in 'ports'");
@@ -227,6 +227,7 @@ parse_port(struct ctx *c, yaml_node_t *item, int idx)
 		return cfg_fail(c, port->line, "missing required key 'devargs' in 'ports'");
 	if (cfg_get_text(c, kv[P_DEVARGS].v, "devargs", port->devargs, sizeof(port->devargs)) < 0)
 		return -EINVAL;
+	port->devargs_line = cfg_line_of(kv[P_DEVARGS].v);
 	for (j = 0; j < idx; j++)
 		if (strcmp(c->cfg->ports[j].devargs, port->devargs) == 0)
 			return cfg_fail(c, cfg_line_of(kv[P_DEVARGS].v),
@@ -265,6 +266,7 @@ parse_port(struct ctx *c, yaml_node_t *item, int idx)
 		if (cfg_get_int(c, kv[P_MTU].v, "mtu", CFG_MIN_MTU, CFG_MAX_MTU, &mtu) < 0)
 			return -EINVAL;
 		port->mtu = (uint16_t)mtu;
+		port->mtu_line = cfg_line_of(kv[P_MTU].v);
 	}
 	if (port->has_ipv6 && port->mtu < CFG_MIN_MTU_IPV6)
 		return cfg_fail(c, kv[P_MTU].v != NULL ? cfg_line_of(kv[P_MTU].v) : port->line,
@@ -279,10 +281,7 @@ parse_port(struct ctx *c, yaml_node_t *item, int idx)
 		return -EINVAL;
 	if (kv[P_LLR].v != NULL && parse_llr(c, kv[P_LLR].v, port) < 0)
 		return -EINVAL;
-	/*
-	 * Parsed and checked, but the transmit and receive steps do not call the link layer
-	 * yet (docs/link.md "Not built yet"): refuse rather than silently do nothing.
-	 */
+	port->llr_line = kv[P_LLR].line;
 	return 0;
 }
 

@@ -64,7 +64,7 @@ parse_scheduler(struct ctx *c, yaml_node_t *n, struct rsw_cfg_qos *q)
 	yaml_node_pair_t *p;
 	int tc;
 
-	if (cfg_get_map(c, n, "qos.scheduler", sched_keys, SCH_N, NULL, kv) < 0)
+	if (cfg_get_map(c, n, "qos.scheduler", sched_keys, SCH_N, kv) < 0)
 		return -EINVAL;
 	if (kv[SCH_STRICT].v != NULL &&
 	    cfg_parse_tc_list(c, kv[SCH_STRICT].v, "scheduler.strict", q->strict, &q->n_strict,
@@ -180,7 +180,7 @@ cfg_parse_qos(struct ctx *c, const struct kv *sec)
 	int i, v, rc = 0;
 
 	q->line = sec->line;
-	if (cfg_get_map(c, sec->v, "qos", qos_keys, Q_N, NULL, kv) < 0)
+	if (cfg_get_map(c, sec->v, "qos", qos_keys, Q_N, kv) < 0)
 		return -EINVAL;
 	/*
 	 * Each key's error is reported; trim is checked against the scheduler and the lossless

@@ -104,7 +104,7 @@ parse_pfc(struct ctx *c, yaml_node_t *n, struct rsw_cfg_pfc *pfc)
 	int64_t v;
 	int mode;
 
-	if (cfg_get_map(c, n, "qos.buffer.pfc", pfc_keys, PFC_N, NULL, kv) < 0)
+	if (cfg_get_map(c, n, "qos.buffer.pfc", pfc_keys, PFC_N, kv) < 0)
 		return -EINVAL;
 	if (kv[PFC_MODE].v != NULL) {
 		if (cfg_get_enum(c, kv[PFC_MODE].v, "buffer.pfc.mode", cfg_pfc_mode_names, 2,
@@ -154,7 +154,7 @@ cfg_parse_buffer(struct ctx *c, yaml_node_t *n, struct rsw_cfg_qos *q, int *tota
 {
 	struct kv kv[BUF_N];
 
-	if (cfg_get_map(c, n, "qos.buffer", buffer_keys, BUF_N, NULL, kv) < 0)
+	if (cfg_get_map(c, n, "qos.buffer", buffer_keys, BUF_N, kv) < 0)
 		return -EINVAL;
 	if (kv[BUF_TOTAL].v != NULL) {
 		if (cfg_get_size(c, kv[BUF_TOTAL].v, "buffer.total", CFG_MIN_TOTAL, CFG_MAX_SIZE,
@@ -195,7 +195,7 @@ cfg_parse_ecn(struct ctx *c, yaml_node_t *n, struct rsw_cfg_qos *q)
 		if (e->enabled)
 			return cfg_fail(c, cfg_line_of(kn), "duplicate key '%s'", cfg_sval(kn));
 		snprintf(what, sizeof(what), "qos.ecn.%d", tc);
-		if (cfg_get_map(c, cfg_node_at(c, p->value), what, ecn_keys, ECN_N, NULL, kv) < 0)
+		if (cfg_get_map(c, cfg_node_at(c, p->value), what, ecn_keys, ECN_N, kv) < 0)
 			return -EINVAL;
 		for (i = 0; i < ECN_N; i++)
 			if (kv[i].v == NULL)
@@ -228,7 +228,7 @@ cfg_parse_pfcwd(struct ctx *c, yaml_node_t *n, struct rsw_cfg_qos *q)
 	struct kv kv[WD_N];
 	int action;
 
-	if (cfg_get_map(c, n, "qos.pfc_watchdog", pfcwd_keys, WD_N, NULL, kv) < 0)
+	if (cfg_get_map(c, n, "qos.pfc_watchdog", pfcwd_keys, WD_N, kv) < 0)
 		return -EINVAL;
 	if (kv[WD_DETECT].v != NULL &&
 	    cfg_get_u32(c, kv[WD_DETECT].v, "pfc_watchdog.detect_ms", CFG_MIN_WD_MS, CFG_MAX_WD_MS,

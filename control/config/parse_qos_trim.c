@@ -49,7 +49,7 @@ cfg_parse_trim(struct ctx *c, yaml_node_t *n, struct rsw_cfg_qos *q, int line)
 	unsigned int i;
 	int t;
 
-	if (cfg_get_map(c, n, "qos.trim", trim_keys, TRIM_N, NULL, kv) < 0)
+	if (cfg_get_map(c, n, "qos.trim", trim_keys, TRIM_N, kv) < 0)
 		return -EINVAL;
 	for (i = 0; i < sizeof(required) / sizeof(required[0]); i++)
 		if (kv[required[i]].v == NULL)
@@ -109,7 +109,7 @@ cfg_parse_cnp(struct ctx *c, yaml_node_t *n, struct rsw_cfg_qos *q, int line)
 	struct kv kv[CNP_N];
 	int t;
 
-	if (cfg_get_map(c, n, "qos.cnp", cnp_keys, CNP_N, NULL, kv) < 0)
+	if (cfg_get_map(c, n, "qos.cnp", cnp_keys, CNP_N, kv) < 0)
 		return -EINVAL;
 	if (kv[CNP_TC].v == NULL)
 		return cfg_fail(c, line, "missing required key 'tc' in 'qos.cnp'");

@@ -106,7 +106,7 @@ parse_route(struct ctx *c, yaml_node_t *item, struct rsw_cfg_route *r)
 	r->lb = RSW_LB_UNSET;
 	if (item->type != YAML_MAPPING_NODE)
 		return cfg_fail(c, r->line, "each entry of 'routes' must be a mapping");
-	if (cfg_get_map(c, item, "routes", route_keys, R_N, NULL, kv) < 0)
+	if (cfg_get_map(c, item, "routes", route_keys, R_N, kv) < 0)
 		return -EINVAL;
 	if (kv[R_PREFIX].v == NULL)
 		return cfg_fail(c, r->line, "missing required key 'prefix' in 'routes'");

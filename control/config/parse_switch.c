@@ -37,7 +37,7 @@ parse_icmp(struct ctx *c, yaml_node_t *n, struct rsw_cfg_switch *sw)
 	/* Shorthand: icmp_unreachable: false. */
 	if (n->type == YAML_SCALAR_NODE && !cfg_is_null(n))
 		return cfg_get_bool(c, n, "icmp_unreachable", &sw->icmp_unreachable);
-	if (cfg_get_map(c, n, "switch.icmp_unreachable", keys, 2, NULL, kv) < 0)
+	if (cfg_get_map(c, n, "switch.icmp_unreachable", keys, 2, kv) < 0)
 		return -EINVAL;
 	if (kv[0].v != NULL && cfg_get_bool(c, kv[0].v, "enable", &sw->icmp_unreachable) < 0)
 		return -EINVAL;
@@ -57,7 +57,7 @@ cfg_parse_switch(struct ctx *c, const struct kv *sec)
 	if (sec->v == NULL)
 		return cfg_fail(c, 0, "missing required key 'switch'");
 	sw->line = sec->line;
-	if (cfg_get_map(c, sec->v, "switch", switch_keys, SW_N, NULL, kv) < 0)
+	if (cfg_get_map(c, sec->v, "switch", switch_keys, SW_N, kv) < 0)
 		return -EINVAL;
 	/* The keys are independent: each one's error is reported. */
 	if (kv[SW_NAME].v == NULL)

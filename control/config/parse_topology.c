@@ -51,7 +51,7 @@ parse_this(struct ctx *c, yaml_node_t *n, struct rsw_cfg_topology *t)
 	if (cfg_is_null(n) || n->type != YAML_MAPPING_NODE)
 		return cfg_fail(c, cfg_line_of(n),
 				"'this' must be a mapping like { su: 0, rail: 1 }");
-	if (cfg_get_map(c, n, "topology.this", this_keys, TH_N, NULL, kv) < 0)
+	if (cfg_get_map(c, n, "topology.this", this_keys, TH_N, kv) < 0)
 		return -EINVAL;
 	if (kv[TH_SPINE].v == NULL && kv[TH_SU].v != NULL && kv[TH_RAIL].v != NULL) {
 		t->this_spine = false;
@@ -131,7 +131,7 @@ cfg_parse_topology(struct ctx *c, const struct kv *sec)
 	size_t i;
 
 	t->line = sec->line;
-	if (cfg_get_map(c, sec->v, "topology", topo_keys, RSW_N_TK, NULL, kv) < 0)
+	if (cfg_get_map(c, sec->v, "topology", topo_keys, RSW_N_TK, kv) < 0)
 		return -EINVAL;
 	t->present = true;
 	for (i = 0; i < RSW_N_TK; i++)

@@ -17,13 +17,14 @@
 
 #include "rsw_defs.h"
 
-#define RSW_DEVARGS_LEN   256
-#define RSW_PATH_LEN      108 /* sun_path */
-#define RSW_CFG_MSG_LEN   512 /* one error line, NUL included */
-#define RSW_CFG_MAX_ERRS  20  /* error lines a load reports at most */
-#define RSW_CFG_ERR_LEN   ((RSW_CFG_MAX_ERRS + 1) * RSW_CFG_MSG_LEN) /* all, and "N more" */
-#define RSW_SPEED_MIN_BPS 1000000ull                                 /* ports.speed range: 1M.. */
-#define RSW_SPEED_MAX_BPS 400000000000ull                            /* ..400G */
+#define RSW_DEVARGS_LEN    256
+#define RSW_PATH_LEN       108 /* sun_path */
+#define RSW_CFG_MSG_LEN    512 /* one error line, NUL included */
+#define RSW_CFG_MAX_ERRS   20  /* error lines a load reports at most */
+#define RSW_CFG_ERR_LEN    ((RSW_CFG_MAX_ERRS + 1) * RSW_CFG_MSG_LEN) /* all, and "N more" */
+#define RSW_CFG_MAX_CHECKS 4               /* checks modules register (rsw_config_register_check) */
+#define RSW_SPEED_MIN_BPS  1000000ull      /* ports.speed range: 1M.. */
+#define RSW_SPEED_MAX_BPS  400000000000ull /* ..400G */
 
 enum rsw_switch_role {
 	RSW_ROLE_LEAF = 0,
@@ -81,6 +82,9 @@ struct rsw_cfg_port {
 	struct rsw_cfg_impair impair;
 	bool llr;                               /* llr: enabled */
 	enum rsw_cfg_llr_fallback llr_fallback; /* default best-effort */
+	int devargs_line;                       /* lines of devargs:, mtu: and llr: (0: absent) */
+	int mtu_line;
+	int llr_line;
 };
 
 struct rsw_cfg_neighbor {
@@ -295,7 +299,9 @@ struct rsw_config {
  *   On failure, receives one line "FILE:LINE: message" (or "FILE: message" when no line
  *   applies) per independent error, in file order, joined by '\n' (no trailing newline):
  *   the first RSW_CFG_MAX_ERRS found, then "FILE: N more errors not shown" if there were
- *   more. A file with one mistake gets exactly one line.
+ *   more. A file with one mistake gets exactly one line. Warnings of registered checks
+ *   ("FILE:LINE: warning: message") are among them in line order; on success err holds
+ *   the warnings alone (empty when there are none).
  * @param errlen
  *   Size of err (RSW_CFG_ERR_LEN is enough; a smaller buffer gets the lines that fit, the
  *   first one cut if need be).
@@ -319,6 +325,36 @@ struct rsw_config *rsw_config_load_plan(const char *path, char *err, size_t errl
 
 /** Free a configuration; NULL is a no-op. */
 void rsw_config_free(struct rsw_config *cfg);
+
+/** What a registered check reports its findings to (the loader's state for one file). */
+struct rsw_cfg_report;
+
+/**
+ * A check a module adds to the loader: it looks at the ports of cfg that parsed without
+ * error (a port that failed has an empty name) and reports what it finds with
+ * rsw_config_report_error and rsw_config_report_warning. It runs on every load of a
+ * switch's file, after the ports are parsed, whatever else failed.
+ */
+typedef void rsw_config_check_fn(const struct rsw_config *cfg, struct rsw_cfg_report *r);
+
+/**
+ * Add fn to the checks of every later load (at most RSW_CFG_MAX_CHECKS; registering one
+ * twice keeps one).
+ *
+ * @return 0, or -ENOSPC.
+ */
+int rsw_config_register_check(rsw_config_check_fn *fn);
+
+/** Remove fn from the registered checks (for tests); an unknown fn is a no-op. */
+void rsw_config_unregister_check(rsw_config_check_fn *fn);
+
+/** Report an error on line (0: none) of the file being loaded: the load fails. */
+void rsw_config_report_error(struct rsw_cfg_report *r, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/** Report "warning: ..." on line of the file being loaded: the load does not fail for it. */
+void rsw_config_report_warning(struct rsw_cfg_report *r, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /**
  * The effective configuration as JSON, with docs/config.md's key names and every default filled in

@@ -31,12 +31,12 @@ add_line(struct ctx *c, size_t *used, const char *line)
 
 /*
  * c->errors into c->err: the lines that fit whole (the first one cut if it must be), then
- * how many more errors there were past RSW_CFG_MAX_ERRS.
+ * how many more there were past RSW_CFG_MAX_ERRS.
  */
 static void
 render_errors(struct ctx *c)
 {
-	int i, n = c->n_errors < RSW_CFG_MAX_ERRS ? c->n_errors : RSW_CFG_MAX_ERRS;
+	int i, n = c->n_msgs < RSW_CFG_MAX_ERRS ? c->n_msgs : RSW_CFG_MAX_ERRS;
 	char more[RSW_CFG_MSG_LEN];
 	size_t used;
 
@@ -47,42 +47,60 @@ render_errors(struct ctx *c)
 	for (i = 1; i < n; i++)
 		if (!add_line(c, &used, c->errors[i].text))
 			return;
-	if (c->n_errors > RSW_CFG_MAX_ERRS) {
+	if (c->n_msgs > RSW_CFG_MAX_ERRS) {
 		snprintf(more, sizeof(more), "%.400s: %d more error%s not shown", c->name,
-			 c->n_errors - RSW_CFG_MAX_ERRS,
-			 c->n_errors - RSW_CFG_MAX_ERRS == 1 ? "" : "s");
+			 c->n_msgs - RSW_CFG_MAX_ERRS,
+			 c->n_msgs - RSW_CFG_MAX_ERRS == 1 ? "" : "s");
 		add_line(c, &used, more);
 	}
 }
 
-int
-cfg_fail(struct ctx *c, int line, const char *fmt, ...)
+/* One error or warning line into c->errors, in line order, and all of them into c->err. */
+static void
+add_msg(struct ctx *c, int line, const char *kind, const char *fmt, va_list ap)
 {
 	struct cfg_error *e;
-	va_list ap;
 	int i, n;
 
-	if (c->n_errors++ >= RSW_CFG_MAX_ERRS) {
+	if (c->n_msgs++ >= RSW_CFG_MAX_ERRS) {
 		render_errors(c);
-		return -EINVAL;
+		return;
 	}
-	/* After every error of a line up to this one: file order, and report order within it. */
-	for (i = c->n_errors - 1; i > 0 && c->errors[i - 1].line > line; i--)
+	/* After every message of a line up to this one: file order, and report order within it. */
+	for (i = c->n_msgs - 1; i > 0 && c->errors[i - 1].line > line; i--)
 		c->errors[i] = c->errors[i - 1];
 	e = &c->errors[i];
 	e->line = line;
 	/* A long line is cut at RSW_CFG_MSG_LEN - 1 bytes, as it always was. */
 	if (line > 0)
-		n = snprintf(e->text, sizeof(e->text), "%s:%d: ", c->name, line);
+		n = snprintf(e->text, sizeof(e->text), "%s:%d: %s", c->name, line, kind);
 	else
-		n = snprintf(e->text, sizeof(e->text), "%s: ", c->name);
-	if (n >= 0 && (size_t)n < sizeof(e->text)) {
-		va_start(ap, fmt);
+		n = snprintf(e->text, sizeof(e->text), "%s: %s", c->name, kind);
+	if (n >= 0 && (size_t)n < sizeof(e->text))
 		vsnprintf(e->text + n, sizeof(e->text) - (size_t)n, fmt, ap);
-		va_end(ap);
-	}
 	render_errors(c);
+}
+
+int
+cfg_fail(struct ctx *c, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	c->n_errors++;
+	va_start(ap, fmt);
+	add_msg(c, line, "", fmt, ap);
+	va_end(ap);
 	return -EINVAL;
+}
+
+void
+cfg_warn(struct ctx *c, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	add_msg(c, line, "warning: ", fmt, ap);
+	va_end(ap);
 }
 
 int
@@ -131,16 +149,86 @@ cfg_seq_item(struct ctx *c, const yaml_node_t *n, int i)
 }
 
 /*
- * Collect the keys of mapping n into out[] (indexed like keys[]). Unknown keys, duplicate
- * keys, non-scalar keys and keys of features not built yet (unsup, NULL-terminated) are
- * errors, reported in file order. what is the section for messages, NULL at top level.
- * A null value (`qos:`) is an empty mapping.
+ * Edit distance of a and b, a transposition of two neighbours counting as one edit (optimal
+ * string alignment: "qso" is one edit from "qos"), or 3 when it is more than 2.
+ */
+static int
+edit_distance(const char *a, const char *b)
+{
+	int rows[3][CFG_KEY_LEN + 1], *prev2, *prev, *cur, best;
+	size_t la = strlen(a), lb = strlen(b), i, j;
+
+	if (la > CFG_KEY_LEN || lb > CFG_KEY_LEN || (la > lb ? la - lb : lb - la) > 2)
+		return 3;
+	for (j = 0; j <= lb; j++)
+		rows[0][j] = (int)j;
+	for (i = 1; i <= la; i++) {
+		prev2 = rows[(i + 1) % 3]; /* row i - 2 */
+		prev = rows[(i + 2) % 3];  /* row i - 1 */
+		cur = rows[i % 3];
+		cur[0] = (int)i;
+		for (j = 1; j <= lb; j++) {
+			best = prev[j - 1] + (a[i - 1] != b[j - 1]);
+			if (prev[j] + 1 < best)
+				best = prev[j] + 1;
+			if (cur[j - 1] + 1 < best)
+				best = cur[j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    prev2[j - 2] + 1 < best)
+				best = prev2[j - 2] + 1;
+			cur[j] = best;
+		}
+	}
+	best = rows[la % 3][lb];
+	return best > 2 ? 3 : best;
+}
+
+/*
+ * The known key closest to name, within edit distance 2 and at most half the known key's
+ * length (so "gpu" is not "corrected" into "su"), or NULL.
+ */
+static const char *
+closest_key(const char *name, const char *const *keys, size_t nk)
+{
+	const char *best = NULL;
+	int d, best_d = 3;
+	size_t i;
+
+	for (i = 0; i < nk; i++) {
+		d = edit_distance(name, keys[i]);
+		if (d < best_d && 2 * (size_t)d <= strlen(keys[i])) {
+			best = keys[i];
+			best_d = d;
+		}
+	}
+	return best;
+}
+
+static int
+unknown_key(struct ctx *c, yaml_node_t *k, const char *what, const char *const *keys, size_t nk)
+{
+	const char *name = cfg_sval(k), *near = closest_key(name, keys, nk);
+	char in[CFG_KEY_LEN + 8] = "", hint[CFG_KEY_LEN + 24] = "";
+
+	if (what != NULL)
+		snprintf(in, sizeof(in), " in '%s'", what);
+	if (near != NULL)
+		snprintf(hint, sizeof(hint), "; did you mean '%s'?", near);
+	return cfg_fail(c, cfg_line_of(k), "unknown key '%.64s'%s%s", name, in, hint);
+}
+
+/*
+ * Collect the keys of mapping n into out[] (indexed like keys[]). Unknown keys (with the
+ * closest known key as a suggestion), duplicate keys and non-scalar keys are errors, every
+ * one reported in file order; out[] holds the keys that were fine. what is the section for
+ * messages, NULL at top level. A null value (`qos:`) is an empty mapping.
  */
 int
 cfg_get_map(struct ctx *c, yaml_node_t *n, const char *what, const char *const *keys, size_t nk,
-	    const char *const *unsup, struct kv *out)
+	    struct kv *out)
 {
 	yaml_node_pair_t *p;
+	int rc = 0;
 	size_t i;
 
 	memset(out, 0, nk * sizeof(*out));
@@ -152,34 +240,27 @@ cfg_get_map(struct ctx *c, yaml_node_t *n, const char *what, const char *const *
 		yaml_node_t *k = cfg_node_at(c, p->key);
 		const char *name;
 
-		if (k->type != YAML_SCALAR_NODE)
-			return cfg_fail(c, cfg_line_of(k), "keys must be plain words");
-		name = cfg_sval(k);
-		for (i = 0; unsup != NULL && unsup[i] != NULL; i++) {
-			if (strcmp(name, unsup[i]) == 0) {
-				if (what == NULL)
-					return cfg_fail(c, cfg_line_of(k), "not supported yet: %s",
-							name);
-				return cfg_fail(c, cfg_line_of(k), "not supported yet: %s.%s", what,
-						name);
-			}
+		if (k->type != YAML_SCALAR_NODE) {
+			rc = cfg_fail(c, cfg_line_of(k), "keys must be plain words");
+			continue;
 		}
+		name = cfg_sval(k);
 		for (i = 0; i < nk; i++)
 			if (strcmp(name, keys[i]) == 0)
 				break;
 		if (i == nk) {
-			if (what == NULL)
-				return cfg_fail(c, cfg_line_of(k), "unknown key '%.64s'", name);
-			return cfg_fail(c, cfg_line_of(k), "unknown key '%.64s' in '%s'", name,
-					what);
+			rc = unknown_key(c, k, what, keys, nk);
+			continue;
 		}
-		if (out[i].v != NULL)
-			return cfg_fail(c, cfg_line_of(k), "duplicate key '%s' (first at line %d)",
-					name, out[i].line);
+		if (out[i].v != NULL) {
+			rc = cfg_fail(c, cfg_line_of(k), "duplicate key '%s' (first at line %d)",
+				      name, out[i].line);
+			continue;
+		}
 		out[i].v = cfg_node_at(c, p->value);
 		out[i].line = cfg_line_of(k);
 	}
-	return 0;
+	return rc;
 }
 
 /* Keys of a mapping with data keys (dscp_to_tc: { 26: 3 }) must be scalars, no duplicates. */

@@ -341,6 +341,8 @@ kif_init(const struct rsw_config *cfg)
 	bool created;
 	uint16_t p;
 
+	/* The neighbours ask us about link-local next hops through a hook: no call back. */
+	rsw_ctl_neigh_set_ll_source(rsw_kif_ll_neighbor);
 	for (p = 0; p < RSW_MAX_PORTS; p++)
 		kif.port[p].fd = -1;
 	/* The punt policers run with or without kernel interfaces. */

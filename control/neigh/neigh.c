@@ -28,7 +28,6 @@
 #include "rsw_ctl.h"
 #include "rsw_icmp.h"
 #include "rsw_icmp_pkt.h"
-#include "rsw_kif.h"
 #include "rsw_module.h"
 #include "rsw_neigh.h"
 
@@ -358,6 +357,15 @@ resolved(uint32_t idx, const uint8_t *mac, uint64_t now)
 	flush_held(n);
 }
 
+/* Where link-local neighbours are heard (rsw_ctl_neigh_set_ll_source); NULL: nowhere. */
+static rsw_ctl_neigh_ll_fn *ll_source;
+
+void
+rsw_ctl_neigh_set_ll_source(rsw_ctl_neigh_ll_fn *fn)
+{
+	ll_source = fn;
+}
+
 int
 rsw_ctl_neigh_want(const struct rsw_ip *ip, uint16_t port)
 {
@@ -371,7 +379,7 @@ rsw_ctl_neigh_want(const struct rsw_ip *ip, uint16_t port)
 		neighs[idx].ip = *ip;
 		neighs[idx].port = port;
 		/* A link-local next hop (BGP unnumbered) the kernel interface already heard. */
-		if (ll6(ip) && rsw_kif_ll_neighbor(port, ip->addr, NULL, mac) == 0)
+		if (ll6(ip) && ll_source != NULL && ll_source(port, ip->addr, NULL, mac) == 0)
 			resolved((uint32_t)idx, mac, neigh_clock());
 		else
 			start_probing(&neighs[idx], neigh_clock());

@@ -33,6 +33,19 @@ struct rsw_ip rsw_ctl_neigh_key(const struct rsw_ip *ip, uint16_t p);
 /** Turn a neighbour table key back into the address (a link-local one loses its port). */
 void rsw_ctl_neigh_unkey(struct rsw_ip *ip);
 
+/**
+ * A source of link-local neighbours heard on port p (ip NULL: the one heard last, else that
+ * address; its address into ip_out, its MAC into mac, where not NULL): 0, or -ENOENT.
+ */
+typedef int(rsw_ctl_neigh_ll_fn)(uint16_t p, const uint8_t *ip, uint8_t *ip_out, uint8_t *mac);
+
+/**
+ * Register fn (NULL: none) as where a link-local next hop the tables want is looked up before
+ * it is solicited (the kernel interfaces register rsw_kif_ll_neighbor: BGP unnumbered). The
+ * neighbour area calls no module above it.
+ */
+void rsw_ctl_neigh_set_ll_source(rsw_ctl_neigh_ll_fn *fn);
+
 /** Register a next hop the tables need (created incomplete and resolved). Returns the index. */
 int rsw_ctl_neigh_want(const struct rsw_ip *ip, uint16_t port);
 

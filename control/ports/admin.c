@@ -391,7 +391,10 @@ rsw_ports_admin_init(const struct rsw_config *cfg)
 		pmd_tx[p] = rte_eth_fp_ops[real_eth[p]].tx_pkt_burst;
 		a->tun_fd = -1;
 		a->backoff_ms = RSW_MEMIF_RETRY_MS;
-		kind = rsw_port_kind_name(p);
+		/* The driver's own name (what port set-up recorded for rsw_port_kind_name). */
+		kind = rte_eth_dev_info_get(real_eth[p], &info) == 0 && info.driver_name != NULL
+			       ? info.driver_name
+			       : "";
 		if (strcmp(kind, "net_memif") == 0) {
 			a->cls = PORT_MEMIF;
 			a->client = !rsw_devargs_value(devargs, "role", val, sizeof(val)) ||

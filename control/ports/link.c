@@ -105,10 +105,12 @@ rsw_ctl_link_reload(const struct rsw_config *o, const struct rsw_config *n)
 }
 
 /*
- * The timers for a software link (docs/link.md "Timers and defaults"): the replay timer must
- * outlast a round trip, which here is the peer's wake-up (idle_sleep_us, both ends) and, on
- * a slow link, the time to send the bytes between two ACKs (ack_spacing_bytes, a few of them
- * queued); the data age outlasts every replay a FLUSH allows.
+ * The timers for a software link (docs/link.md "Timers and defaults"): the replay timer's
+ * floor must outlast a round trip, which here is the peer's wake-up (idle_sleep_us, both
+ * ends) and, on a slow link, the time to send the bytes between two ACKs
+ * (ack_spacing_bytes, a few of them queued); above it the timer follows the measured round
+ * trip. The data age outlasts twice every replay a FLUSH allows (rsw_llr_replay_span_ns),
+ * so that a peer that is silent for a while, not gone, is waited for.
  */
 static void
 llr_timers(struct rsw_llr_params *prm, uint64_t speed_bps, uint32_t idle_sleep_us)
@@ -120,7 +122,9 @@ llr_timers(struct rsw_llr_params *prm, uint64_t speed_bps, uint32_t idle_sleep_u
 			(uint64_t)(prm->ack_spacing_bytes + 24) * 8 * 1000000000ull / speed_bps;
 	t = prm->replay_timeout_ns + 2000ull * idle_sleep_us + 4 * spacing_ns;
 	prm->replay_timeout_ns = t;
-	t = 2 * (uint64_t)(prm->replay_count_max + 1) * t;
+	if (prm->replay_timeout_max_ns < t)
+		prm->replay_timeout_max_ns = t;
+	t = 2 * rsw_llr_replay_span_ns(prm);
 	if (t > prm->data_age_timeout_ns)
 		prm->data_age_timeout_ns = t;
 }

@@ -14,7 +14,6 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <libgen.h>
 #include <linux/ethtool.h>
 #include <linux/sockios.h>
 #include <net/if.h>
@@ -23,7 +22,6 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <rte_ethdev.h>
@@ -100,6 +98,7 @@ static const struct rsw_port_kind port_kinds[] = {
 			  "tests and replay, not performance",
 		.queues = RSW_PORT_Q_FIXED,
 		.mac_ctrl = true,
+		.no_peer = true,
 	},
 	{
 		.name = "net_null",
@@ -111,6 +110,7 @@ static const struct rsw_port_kind port_kinds[] = {
 			  "discards: a sink for benchmarks",
 		.queues = RSW_PORT_Q_ONE,
 		.mac_ctrl = false,
+		.no_peer = true,
 	},
 	{
 		.name = "net_ring",
@@ -170,28 +170,6 @@ rsw_port_kind_of(const char *devargs)
 		if (strcmp(port_kinds[i].name, name) == 0)
 			return &port_kinds[i];
 	return NULL;
-}
-
-bool
-rsw_devargs_value(const char *devargs, const char *key, char *val, size_t len)
-{
-	size_t klen = strlen(key), n;
-	const char *s = strchr(devargs, ',');
-
-	while (s != NULL) {
-		s++;
-		if (strncmp(s, key, klen) == 0 && s[klen] == '=') {
-			s += klen + 1;
-			n = strcspn(s, ",");
-			if (n >= len)
-				n = len - 1;
-			memcpy(val, s, n);
-			val[n] = '\0';
-			return true;
-		}
-		s = strchr(s, ',');
-	}
-	return false;
 }
 
 /* Combined channels of a kernel interface as net_af_xdp counts them (none reported: 1). */
@@ -260,23 +238,6 @@ precheck_af_xdp(const struct rsw_cfg_port *cp, char *err, size_t errlen)
 	return 0;
 }
 
-static int
-precheck_socket_dir(const struct rsw_cfg_port *cp, const char *key, char *err, size_t errlen)
-{
-	char path[RSW_DEVARGS_LEN], *dir;
-	struct stat st;
-
-	if (!rsw_devargs_value(cp->devargs, key, path, sizeof(path)))
-		return 0;
-	dir = dirname(path);
-	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-		snprintf(err, errlen, "port %s: directory '%s' of %s= does not exist", cp->name,
-			 dir, key);
-		return -ENOENT;
-	}
-	return 0;
-}
-
 int
 rsw_ports_precheck(const struct rsw_config *cfg, char *err, size_t errlen)
 {
@@ -290,10 +251,6 @@ rsw_ports_precheck(const struct rsw_config *cfg, char *err, size_t errlen)
 			continue;
 		if (strcmp(k->name, "net_af_xdp") == 0)
 			ret = precheck_af_xdp(&cfg->ports[p], err, errlen);
-		else if (strcmp(k->name, "net_vhost") == 0)
-			ret = precheck_socket_dir(&cfg->ports[p], "iface", err, errlen);
-		else if (strcmp(k->name, "net_memif") == 0)
-			ret = precheck_socket_dir(&cfg->ports[p], "socket", err, errlen);
 	}
 	return ret;
 }
@@ -322,32 +279,6 @@ bool
 rsw_port_mac_ctrl(uint16_t p)
 {
 	return p < RSW_MAX_PORTS && port_mac_ctrl[p];
-}
-
-void
-rsw_devargs_name(const char *devargs, char *name, size_t len)
-{
-	size_t n = strcspn(devargs, ",");
-
-	if (n >= len)
-		n = len - 1;
-	memcpy(name, devargs, n);
-	name[n] = '\0';
-}
-
-bool
-rsw_devargs_is_pci(const char *devargs)
-{
-	unsigned int d, b, s, f;
-	char tail;
-
-	if (sscanf(devargs, "%x:%x:%x.%x%c", &d, &b, &s, &f, &tail) == 4)
-		return true;
-	if (sscanf(devargs, "%x:%x:%x.%x,%c", &d, &b, &s, &f, &tail) == 5)
-		return true;
-	if (sscanf(devargs, "%x:%x.%x%c", &b, &s, &f, &tail) == 3)
-		return true;
-	return sscanf(devargs, "%x:%x.%x,%c", &b, &s, &f, &tail) == 4;
 }
 
 /*

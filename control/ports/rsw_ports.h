@@ -38,6 +38,7 @@ struct rsw_port_kind {
 	enum rsw_port_queues queues; /* rx queue policy */
 	bool paired_tx;              /* as many tx queues as rx queues (net_af_xdp) */
 	bool mac_ctrl;               /* carries MAC-control frames (PCI: decided at set-up) */
+	bool no_peer;                /* no railsw can be at the other end (llr: a warning) */
 };
 
 /** Number of rows of the port-kind table. */
@@ -54,10 +55,23 @@ const struct rsw_port_kind *rsw_port_kind_get(unsigned int i);
 const struct rsw_port_kind *rsw_port_kind_of(const char *devargs);
 
 /**
- * Checks made before EAL probes the devices, each with a message naming the port and the
- * fix: net_af_xdp's interface exists and start_queue + queue_count fits its channels (a
- * warning is logged when channels outside them would bypass railsw); net_vhost's and
- * net_memif's socket directory exists.
+ * The checks of the ports' devargs that need no device, for rsw_config_register_check:
+ * driver names this DPDK has, PCI address syntax, one device, TAP interface or vhost socket
+ * per port, the socket directories of net_memif and net_vhost, net_af_xdp's largest MTU;
+ * a warning for `llr` on a kind with no railsw peer (net_null, net_pcap).
+ */
+void rsw_ports_check_config(const struct rsw_config *cfg, struct rsw_cfg_report *r);
+
+/**
+ * Whether rsw_ports_check_config checks driver names against this DPDK's plugin directory
+ * (default on; off when EAL is given more drivers with -d).
+ */
+void rsw_ports_check_drivers(bool on);
+
+/**
+ * The checks that need the device, made before EAL probes it, each with a message naming
+ * the port and the fix: net_af_xdp's interface exists and start_queue + queue_count fits its
+ * channels (a warning is logged when channels outside them would bypass railsw).
  * @return 0, or -EINVAL / -ENODEV with err filled.
  */
 int rsw_ports_precheck(const struct rsw_config *cfg, char *err, size_t errlen);

@@ -122,7 +122,7 @@ test_duplicate_keys(void **state)
 		   "t.yaml:6: duplicate key 'switch' (first at line 1)");
 	expect_err("switch: { name: a, role: leaf, role: spine }\n",
 		   "t.yaml:1: duplicate key 'role' (first at line 1)");
-	expect_err(HEAD "ports2: x\n", "t.yaml:6: unknown key 'ports2'");
+	expect_err(HEAD "ports2: x\n", "t.yaml:6: unknown key 'ports2'; did you mean 'ports'?");
 	expect_err("switch:\n  name: a\nports:\n  - name: p0\n    devargs: x\n    mtu: 1500\n"
 		   "    mtu: 9000\n",
 		   "t.yaml:7: duplicate key 'mtu' (first at line 6)");
@@ -186,16 +186,17 @@ test_unknown_keys(void **state)
 	expect_err("switch:\n  name: a\n  colour: red\n",
 		   "t.yaml:3: unknown key 'colour' in 'switch'");
 	expect_err(HEAD "qos:\n  trust: dscp\n  trsut: pcp\n",
-		   "t.yaml:8: unknown key 'trsut' in 'qos'");
+		   "t.yaml:8: unknown key 'trsut' in 'qos'; did you mean 'trust'?");
 	expect_err("switch:\n  name: a\nports:\n  - name: p0\n    devargs: x\n    speeed: 10G\n",
-		   "t.yaml:6: unknown key 'speeed' in 'ports'");
+		   "t.yaml:6: unknown key 'speeed' in 'ports'; did you mean 'speed'?");
 	expect_err(HEAD "neighbors:\n  - { ip: 10.0.1.1, mac: 02:00:00:00:01:01, prot: p0 }\n",
-		   "t.yaml:7: unknown key 'prot' in 'neighbors'");
+		   "t.yaml:7: unknown key 'prot' in 'neighbors'; did you mean 'port'?");
 	expect_err(HEAD "routes:\n  - { prefix: 10.9.0.0/16, nexthop: 10.0.1.1 }\n",
-		   "t.yaml:7: unknown key 'nexthop' in 'routes'");
+		   "t.yaml:7: unknown key 'nexthop' in 'routes'; did you mean 'nexthops'?");
 	expect_err(HEAD "load_balance:\n  hash: crc32\n",
 		   "t.yaml:7: unknown key 'hash' in 'load_balance'");
-	expect_err(HEAD "control:\n  sock: /x\n", "t.yaml:7: unknown key 'sock' in 'control'");
+	expect_err(HEAD "control:\n  sock: /x\n",
+		   "t.yaml:7: unknown key 'sock' in 'control'; did you mean 'socket'?");
 	expect_err("switch:\n  name: a\n  icmp_unreachable: { enable: true, rate: 5 }\n",
 		   "t.yaml:3: unknown key 'rate' in 'switch.icmp_unreachable'");
 }

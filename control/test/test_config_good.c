@@ -479,7 +479,7 @@ test_port_impair_llr(void **state)
 	(void)state;
 	expect_err(PORT_WITH("    impair: 3\n"), "t.yaml:6: 'impair' must be a mapping");
 	expect_err(PORT_WITH("    impair: { lose: 0.1 }\n"),
-		   "t.yaml:6: unknown key 'lose' in 'impair'");
+		   "t.yaml:6: unknown key 'lose' in 'impair'; did you mean 'loss'?");
 	expect_err(PORT_WITH("    impair:\n      loss: 1.5\n"),
 		   "t.yaml:7: 'loss' must be a probability from 0 to 1 (got '1.5')");
 	expect_err(PORT_WITH("    impair:\n      loss: -0.1\n"),
@@ -515,7 +515,7 @@ test_port_impair_llr(void **state)
 	expect_err(PORT_WITH("    llr: { enable: true, fallback: retry }\n"),
 		   "t.yaml:6: 'fallback' must be best-effort | discard | block (got 'retry')");
 	expect_err(PORT_WITH("    llr: { enabled: true }\n"),
-		   "t.yaml:6: unknown key 'enabled' in 'llr'");
+		   "t.yaml:6: unknown key 'enabled' in 'llr'; did you mean 'enable'?");
 	cfg = expect_ok(PORT_WITH("    llr: true\n"));
 	assert_true(cfg->ports[0].llr);
 	assert_int_equal(cfg->ports[0].llr_fallback, RSW_CFG_LLR_BEST_EFFORT);

@@ -56,7 +56,7 @@ test_qos_scheduler_bad(void **state)
 	(void)state;
 	expect_err(QOS "  scheduler: [7]\n", "t.yaml:7: 'qos.scheduler' must be a mapping");
 	expect_err(QOS "  scheduler: { strict: [7], wrr: {} }\n",
-		   "t.yaml:7: unknown key 'wrr' in 'qos.scheduler'");
+		   "t.yaml:7: unknown key 'wrr' in 'qos.scheduler'; did you mean 'dwrr'?");
 	expect_err(QOS "  scheduler:\n    strict: [7]\n    strict: [6]\n",
 		   "t.yaml:9: duplicate key 'strict' (first at line 8)");
 	expect_err(QOS "  scheduler: { strict: 7 }\n",
@@ -117,7 +117,7 @@ test_qos_buffer_bad(void **state)
 	(void)state;
 	expect_err(QOS "  buffer: 16MB\n", "t.yaml:7: 'qos.buffer' must be a mapping");
 	expect_err(QOS "  buffer: { totl: 16MB }\n",
-		   "t.yaml:7: unknown key 'totl' in 'qos.buffer'");
+		   "t.yaml:7: unknown key 'totl' in 'qos.buffer'; did you mean 'total'?");
 	expect_err(QOS "  buffer:\n    total: 16MB\n    total: 8MB\n",
 		   "t.yaml:9: duplicate key 'total' (first at line 8)");
 	expect_err(QOS "  buffer: { total: 63KB }\n",
@@ -142,7 +142,7 @@ test_qos_buffer_bad(void **state)
 	/* pfc */
 	expect_err(QOS "  buffer: { pfc: on }\n", "t.yaml:7: 'qos.buffer.pfc' must be a mapping");
 	expect_err(QOS "  buffer:\n    pfc:\n      xoff: 96KB\n      xof: 96KB\n",
-		   "t.yaml:10: unknown key 'xof' in 'qos.buffer.pfc'");
+		   "t.yaml:10: unknown key 'xof' in 'qos.buffer.pfc'; did you mean 'xoff'?");
 	expect_err(QOS "  buffer:\n    pfc:\n      xoff: 96KB\n      xoff: 64KB\n",
 		   "t.yaml:10: duplicate key 'xoff' (first at line 9)");
 	expect_err(QOS "  buffer: { pfc: { xoff: 0 } }\n",
@@ -278,7 +278,7 @@ test_qos_ecn_bad(void **state)
 		   "t.yaml:8: missing required key 'pmax' in 'qos.ecn.3'");
 	expect_err(QOS "  ecn:\n    3:\n", "t.yaml:8: missing required key 'kmin' in 'qos.ecn.3'");
 	expect_err(QOS "  ecn:\n    3: { kmin: 40KB, kmax: 160KB, pmax: 0.2, kmid: 80KB }\n",
-		   "t.yaml:8: unknown key 'kmid' in 'qos.ecn.3'");
+		   "t.yaml:8: unknown key 'kmid' in 'qos.ecn.3'; did you mean 'kmin'?");
 	expect_err(QOS "  ecn:\n    3: { kmin: 40KB, kmax: 160KB, pmax: 0.2, kmin: 8KB }\n",
 		   "t.yaml:8: duplicate key 'kmin' (first at line 8)");
 	expect_err(QOS "  ecn:\n    3: { kmin: 40KB, kmax: 160KB, pmax: 0.2 }\n"

@@ -194,7 +194,7 @@ test_load_errors(void **state)
 	(void)state;
 	/* Keys and types. */
 	expect_err(rep(LEAF, "  radix: 64\n", "  radx: 64\n"),
-		   "t.yaml:16: unknown key 'radx' in 'topology'");
+		   "t.yaml:16: unknown key 'radx' in 'topology'; did you mean 'radix'?");
 	expect_err(rep(LEAF, "rail: 1 }", "rail: 1, gpu: 0 }"),
 		   "t.yaml:17: unknown key 'gpu' in 'topology.this'");
 	expect_err(rep(LEAF, "  sus: 2\n", "  sus: 2\n  sus: 3\n"),

@@ -123,6 +123,8 @@ setup(void **state)
 {
 	(void)state;
 	memset(ll, 0, sizeof(ll));
+	/* The kernel interfaces' module registers its source so at start (kif.c). */
+	rsw_ctl_neigh_set_ll_source(__wrap_rsw_kif_ll_neighbor);
 	ct_start(base);
 	rib = fpm_rib_new(16);
 	assert_non_null(rib);

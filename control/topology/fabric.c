@@ -338,77 +338,137 @@ check_this(const struct rsw_cfg_topology *t, struct rsw_topo_error *e)
 	return 0;
 }
 
+/* Append e to errs (those past RSW_TOPO_MAX_ERRS are counted, not kept). */
+static void
+add_err(struct rsw_topo_errors *errs, const struct rsw_topo_error *e)
+{
+	if (errs->n < RSW_TOPO_MAX_ERRS)
+		errs->e[errs->n] = *e;
+	errs->n++;
+}
+
+/*
+ * Every independent error of t, in the order the checks run; a check whose input had an
+ * error is left out (the counts feed the sizes, the radix and this), so that one mistake
+ * gives one message.
+ */
 int
-rsw_topology_check(const struct rsw_cfg_topology *t, bool need_this, struct rsw_topo_error *e)
+rsw_topology_check_all(const struct rsw_cfg_topology *t, bool need_this,
+		       struct rsw_topo_errors *errs)
 {
 	char a[PREFIX_STR_LEN], b[PREFIX_STR_LEN];
 	uint64_t need, room, leaves = (uint64_t)t->sus * t->rails;
+	bool counts_ok, leaves_ok = false, gpu_ok = false, fabric_ok = false;
+	struct rsw_topo_error e;
 	uint32_t first, len;
+	int n;
 
-	if (!t->present)
-		return topo_terr(e, 0, "no topology in the configuration");
-	if (check_count(t, e, RSW_TK_SUS, "sus", t->sus, RSW_TOPO_MAX_SUS) < 0 ||
-	    check_count(t, e, RSW_TK_SERVERS, "servers_per_su", t->servers_per_su,
-			RSW_TOPO_MAX_SERVERS) < 0 ||
-	    check_count(t, e, RSW_TK_RAILS, "rails", t->rails, RSW_TOPO_MAX_RAILS) < 0 ||
-	    check_count(t, e, RSW_TK_SPINES, "spines", t->spines, RSW_TOPO_MAX_SPINES) < 0 ||
-	    check_count(t, e, RSW_TK_RADIX, "radix", t->radix, RSW_TOPO_MAX_RADIX) < 0)
+	errs->n = 0;
+	if (!t->present) {
+		topo_terr(&e, 0, "no topology in the configuration");
+		add_err(errs, &e);
 		return -EINVAL;
-	if (t->design == RSW_TOPO_RAIL_OPTIMIZED && leaves > RSW_TOPO_LEAF_SLOTS)
-		return topo_terr(
-			e, topo_kline(t, RSW_TK_RAILS),
-			"%u SUs x %u rails = %llu leaves: the link plan has room for at most %d "
-			"leaves per spine",
-			t->sus, t->rails, (unsigned long long)leaves, RSW_TOPO_LEAF_SLOTS);
+	}
+	n = errs->n;
+	if (check_count(t, &e, RSW_TK_SUS, "sus", t->sus, RSW_TOPO_MAX_SUS) < 0)
+		add_err(errs, &e);
+	if (check_count(t, &e, RSW_TK_SERVERS, "servers_per_su", t->servers_per_su,
+			RSW_TOPO_MAX_SERVERS) < 0)
+		add_err(errs, &e);
+	if (check_count(t, &e, RSW_TK_RAILS, "rails", t->rails, RSW_TOPO_MAX_RAILS) < 0)
+		add_err(errs, &e);
+	if (check_count(t, &e, RSW_TK_SPINES, "spines", t->spines, RSW_TOPO_MAX_SPINES) < 0)
+		add_err(errs, &e);
+	if (check_count(t, &e, RSW_TK_RADIX, "radix", t->radix, RSW_TOPO_MAX_RADIX) < 0)
+		add_err(errs, &e);
+	counts_ok = errs->n == n;
+	if (counts_ok && t->design == RSW_TOPO_RAIL_OPTIMIZED && leaves > RSW_TOPO_LEAF_SLOTS) {
+		topo_terr(&e, topo_kline(t, RSW_TK_RAILS),
+			  "%u SUs x %u rails = %llu leaves: the link plan has room for at most %d "
+			  "leaves per spine",
+			  t->sus, t->rails, (unsigned long long)leaves, RSW_TOPO_LEAF_SLOTS);
+		add_err(errs, &e);
+	} else {
+		leaves_ok = counts_ok;
+	}
 
 	/* gpu_prefix: hosts are <a>.<su>.<rail>.<server+1>. */
 	first = t->gpu_prefix.ip.addr[0];
-	if (t->gpu_prefix.ip.family != RSW_AF_INET || t->gpu_prefix.len != 8)
-		return topo_terr(
-			e, topo_kline(t, RSW_TK_GPU_PREFIX),
+	if (t->gpu_prefix.ip.family != RSW_AF_INET || t->gpu_prefix.len != 8) {
+		topo_terr(
+			&e, topo_kline(t, RSW_TK_GPU_PREFIX),
 			"'gpu_prefix' must be a /8 (got %s): hosts are <a>.<su>.<rail>.<server+1>",
 			rsw_prefix_str(&t->gpu_prefix, a, sizeof(a)));
-	if (first == 0 || first == 127 || first >= 224)
-		return topo_terr(e, topo_kline(t, RSW_TK_GPU_PREFIX),
-				 "'gpu_prefix' must be a unicast /8 (got %s)",
-				 rsw_prefix_str(&t->gpu_prefix, a, sizeof(a)));
+		add_err(errs, &e);
+	} else if (first == 0 || first == 127 || first >= 224) {
+		topo_terr(&e, topo_kline(t, RSW_TK_GPU_PREFIX),
+			  "'gpu_prefix' must be a unicast /8 (got %s)",
+			  rsw_prefix_str(&t->gpu_prefix, a, sizeof(a)));
+		add_err(errs, &e);
+	} else {
+		gpu_ok = true;
+	}
 
 	/* fabric_prefix: one /31 per leaf-spine link, at the offsets of link_offset. */
-	if (t->fabric_prefix.ip.family != RSW_AF_INET || t->fabric_prefix.len > 31)
-		return topo_terr(
-			e, topo_kline(t, RSW_TK_FABRIC_PREFIX),
-			"'fabric_prefix' must be an IPv4 prefix of /31 or shorter (got %s)",
-			rsw_prefix_str(&t->fabric_prefix, a, sizeof(a)));
-	if (rsw_topology_rail_switch(t))
-		need = 0;
-	else if (t->design == RSW_TOPO_RAIL_ONLY)
-		need = 2 * (((uint64_t)t->rails * t->spines - 1) * RSW_TOPO_LEAF_SLOTS + t->sus -
-			    1) +
-		       2;
-	else
-		need = 2 * (((uint64_t)t->spines - 1) * RSW_TOPO_LEAF_SLOTS + leaves - 1) + 2;
-	room = 1ull << (32 - t->fabric_prefix.len);
-	if (need > room) {
-		for (len = 31; len > 0 && (1ull << (32 - len)) < need; len--)
-			;
-		return topo_terr(e, topo_kline(t, RSW_TK_FABRIC_PREFIX),
-				 "'fabric_prefix' %s is too small: the leaf-spine links need %llu "
-				 "addresses (a /%u or larger)",
-				 rsw_prefix_str(&t->fabric_prefix, a, sizeof(a)),
-				 (unsigned long long)need, len);
+	if (t->fabric_prefix.ip.family != RSW_AF_INET || t->fabric_prefix.len > 31) {
+		topo_terr(&e, topo_kline(t, RSW_TK_FABRIC_PREFIX),
+			  "'fabric_prefix' must be an IPv4 prefix of /31 or shorter (got %s)",
+			  rsw_prefix_str(&t->fabric_prefix, a, sizeof(a)));
+		add_err(errs, &e);
+	} else {
+		fabric_ok = true;
 	}
-	if (topo_overlap4(&t->gpu_prefix, &t->fabric_prefix))
-		return topo_terr(e, topo_kline(t, RSW_TK_FABRIC_PREFIX),
-				 "'fabric_prefix' %s overlaps 'gpu_prefix' %s",
-				 rsw_prefix_str(&t->fabric_prefix, a, sizeof(a)),
-				 rsw_prefix_str(&t->gpu_prefix, b, sizeof(b)));
+	if (fabric_ok && leaves_ok) {
+		if (rsw_topology_rail_switch(t))
+			need = 0;
+		else if (t->design == RSW_TOPO_RAIL_ONLY)
+			need = 2 * (((uint64_t)t->rails * t->spines - 1) * RSW_TOPO_LEAF_SLOTS +
+				    t->sus - 1) +
+			       2;
+		else
+			need = 2 * (((uint64_t)t->spines - 1) * RSW_TOPO_LEAF_SLOTS + leaves - 1) +
+			       2;
+		room = 1ull << (32 - t->fabric_prefix.len);
+		if (need > room) {
+			for (len = 31; len > 0 && (1ull << (32 - len)) < need; len--)
+				;
+			topo_terr(&e, topo_kline(t, RSW_TK_FABRIC_PREFIX),
+				  "'fabric_prefix' %s is too small: the leaf-spine links need %llu "
+				  "addresses (a /%u or larger)",
+				  rsw_prefix_str(&t->fabric_prefix, a, sizeof(a)),
+				  (unsigned long long)need, len);
+			add_err(errs, &e);
+		}
+	}
+	if (gpu_ok && fabric_ok && topo_overlap4(&t->gpu_prefix, &t->fabric_prefix)) {
+		topo_terr(&e, topo_kline(t, RSW_TK_FABRIC_PREFIX),
+			  "'fabric_prefix' %s overlaps 'gpu_prefix' %s",
+			  rsw_prefix_str(&t->fabric_prefix, a, sizeof(a)),
+			  rsw_prefix_str(&t->gpu_prefix, b, sizeof(b)));
+		add_err(errs, &e);
+	}
 
-	if (check_radix(t, e) < 0)
-		return -EINVAL;
+	if (counts_ok && check_radix(t, &e) < 0)
+		add_err(errs, &e);
 	if (!t->has_this) {
-		if (need_this)
-			return topo_terr(e, t->line, "missing required key 'this' in 'topology'");
-		return 0;
+		if (need_this) {
+			topo_terr(&e, t->line, "missing required key 'this' in 'topology'");
+			add_err(errs, &e);
+		}
+	} else if (counts_ok && check_this(t, &e) < 0) {
+		add_err(errs, &e);
 	}
-	return check_this(t, e);
+	return errs->n > 0 ? -EINVAL : 0;
+}
+
+int
+rsw_topology_check(const struct rsw_cfg_topology *t, bool need_this, struct rsw_topo_error *e)
+{
+	struct rsw_topo_errors errs;
+
+	if (rsw_topology_check_all(t, need_this, &errs) == 0)
+		return 0;
+	if (e != NULL)
+		*e = errs.e[0];
+	return -EINVAL;
 }

@@ -151,6 +151,22 @@ const char *rsw_topology_server_name(uint32_t su, uint32_t server, char *buf, si
  */
 int rsw_topology_check(const struct rsw_cfg_topology *t, bool need_this, struct rsw_topo_error *e);
 
+/* Every error of one topology check (RSW_TOPO_MAX_ERRS kept; n counts them all). */
+#define RSW_TOPO_MAX_ERRS 8
+struct rsw_topo_errors {
+	int n;                                      /* errors found */
+	struct rsw_topo_error e[RSW_TOPO_MAX_ERRS]; /* the first ones, in check order */
+};
+
+/**
+ * Like rsw_topology_check, reporting every independent error: a check whose input had an
+ * error is left out, so one mistake gives one message.
+ *
+ * @return 0, or -EINVAL with errs filled (errs->n > 0).
+ */
+int rsw_topology_check_all(const struct rsw_cfg_topology *t, bool need_this,
+			   struct rsw_topo_errors *errs);
+
 /**
  * Derive this switch's ports and routes from cfg->topology (checked, with `this`) and
  * cfg->ports. A port's ipv4 given in the file (not ipv4_derived) wins over the derived one.

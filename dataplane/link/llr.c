@@ -65,6 +65,7 @@ rsw_llr_params_default(struct rsw_llr_params *p)
 	p->replay_count_max = 8;
 	p->ack_interval_ns = 10 * 1000;
 	p->replay_timeout_ns = 200 * 1000;
+	p->replay_timeout_max_ns = 100 * 1000 * 1000;
 	p->data_age_timeout_ns = 10 * 1000 * 1000;
 	p->init_interval_ns = 1000 * 1000;
 	p->initial_seq = 0;
@@ -85,7 +86,8 @@ rsw_llr_init(struct rsw_llr *l, const struct rsw_llr_params *p, rsw_llr_release_
 	     void *release_arg)
 {
 	if (l == NULL || p == NULL || release == NULL || rsw_llr_mem_size(p->frames_max) == 0 ||
-	    p->bytes_max == 0 || p->replay_timeout_ns == 0 || p->init_interval_ns == 0 ||
+	    p->bytes_max == 0 || p->replay_timeout_ns == 0 ||
+	    p->replay_timeout_max_ns < p->replay_timeout_ns || p->init_interval_ns == 0 ||
 	    p->fallback > RSW_LLR_FB_BLOCK)
 		return -EINVAL;
 	memset(l, 0, sizeof(*l));
@@ -97,6 +99,7 @@ rsw_llr_init(struct rsw_llr *l, const struct rsw_llr_params *p, rsw_llr_release_
 	l->slot = (struct rsw_llr_slot *)(l + 1);
 	l->h = (void **)(l->slot + p->frames_max);
 	l->next_seq = l->tail_seq = l->replay_seq = p->initial_seq;
+	rsw_llr_rtt_init(&l->rtt, p->replay_timeout_ns);
 	return 0;
 }
 
@@ -151,6 +154,8 @@ flush(struct rsw_llr *l, uint64_t now_ns)
 	release_to(l, l->next_seq);
 	l->replay_count = 0;
 	l->replay_seq = l->next_seq;
+	/* A new session measures its round trip afresh (RFC 6298 §5: the old one is bogus). */
+	rsw_llr_rtt_init(&l->rtt, l->p.replay_timeout_ns);
 	/* Re-init: the peer's receiver starts again at the next new sequence. */
 	l->tx_state = RSW_LLR_TX_INIT;
 	l->init_seq = l->next_seq;
@@ -241,6 +246,7 @@ rsw_llr_tx_data(struct rsw_llr *l, void *h, uint32_t len, uint64_t now_ns, uint3
 	l->h[i] = h;
 	l->slot[i].len = len;
 	l->slot[i].first_ns = now_ns;
+	l->slot[i].replayed = 0;
 	l->bytes_out += len;
 	*seq = l->next_seq++;
 	l->ctr[RSW_LLR_tx_frames]++;
@@ -249,19 +255,27 @@ rsw_llr_tx_data(struct rsw_llr *l, void *h, uint32_t len, uint64_t now_ns, uint3
 }
 
 /*
- * The peer has everything up to seq: free it. @return 1 if seq is in the window
- * (tail - 1 .. next - 1, the first meaning nothing new), 0 if stale.
+ * The peer has everything up to seq: free it. An ACK (measure set) that frees frames
+ * measures the round trip of the newest, unless it was replayed (Karn: which copy is
+ * acknowledged is unknown). The peer answered: the replay limit counts from here.
+ * @return 1 if seq is in the window (tail - 1 .. next - 1, the first meaning nothing new),
+ * 0 if stale.
  */
 static int
-ack_to(struct rsw_llr *l, uint32_t seq, uint64_t now_ns)
+ack_to(struct rsw_llr *l, uint32_t seq, uint64_t now_ns, int measure)
 {
 	uint32_t end = seq + 1;
 
 	if (seq_lt(end, l->tail_seq) || seq_lt(l->next_seq, end))
 		return 0;
+	l->replay_count = 0;
 	if (end != l->tail_seq) {
+		const struct rsw_llr_slot *s = &l->slot[seq & l->mask];
+
+		if (measure && !s->replayed)
+			rsw_llr_rtt_sample(&l->rtt, now_ns - s->first_ns, l->p.replay_timeout_ns,
+					   l->p.replay_timeout_max_ns);
 		release_to(l, end);
-		l->replay_count = 0;
 		l->timer_ns = now_ns;
 		if (l->tx_state == RSW_LLR_TX_REPLAY && l->replay_seq == l->next_seq)
 			l->tx_state = RSW_LLR_TX_ADVANCE;
@@ -278,7 +292,7 @@ rsw_llr_rx_ctl(struct rsw_llr *l, const struct rsw_llr_hdr *hdr, uint64_t now_ns
 	case RSW_LLR_T_ACK:
 		l->ctr[RSW_LLR_acks_rx]++;
 		if (sequencing)
-			ack_to(l, hdr->seq, now_ns);
+			ack_to(l, hdr->seq, now_ns, 1);
 		break;
 	case RSW_LLR_T_NACK:
 		l->ctr[RSW_LLR_nacks_rx]++;
@@ -290,7 +304,7 @@ rsw_llr_rx_ctl(struct rsw_llr *l, const struct rsw_llr_hdr *hdr, uint64_t now_ns
 				l->pend |= PEND_INIT;
 			break;
 		}
-		if (sequencing && ack_to(l, hdr->seq, now_ns) && outstanding(l) > 0)
+		if (sequencing && ack_to(l, hdr->seq, now_ns, 0) && outstanding(l) > 0)
 			start_replay(l, now_ns);
 		break;
 	case RSW_LLR_T_INIT:
@@ -401,8 +415,9 @@ rsw_llr_poll(struct rsw_llr *l, uint64_t now_ns, struct rsw_llr_emit *out, unsig
 	    outstanding(l) > 0) {
 		if (now_ns - l->slot[l->tail_seq & l->mask].first_ns > l->p.data_age_timeout_ns) {
 			flush(l, now_ns);
-		} else if (now_ns - l->timer_ns >= l->p.replay_timeout_ns) {
+		} else if (now_ns - l->timer_ns >= l->rtt.rto_ns) {
 			l->ctr[RSW_LLR_tx_replay_timeouts]++;
+			rsw_llr_rtt_backoff(&l->rtt, l->p.replay_timeout_max_ns);
 			start_replay(l, now_ns);
 		}
 	}
@@ -453,6 +468,7 @@ rsw_llr_poll(struct rsw_llr *l, uint64_t now_ns, struct rsw_llr_emit *out, unsig
 		out[n].flags = 0;
 		out[n].seq = l->replay_seq;
 		out[n].h = l->h[l->replay_seq & l->mask];
+		l->slot[l->replay_seq & l->mask].replayed = 1;
 		n++;
 		l->replay_seq++;
 		l->ctr[RSW_LLR_tx_replayed]++;

@@ -15,9 +15,15 @@
  *   decapsulates and checks frames, takes the ring's reference with
  *   rte_mbuf_refcnt_update (never a copy) and builds control frames.
  *
+ * The replay timer adapts (RFC 6298, as TCP's retransmission timer): each ACK that frees
+ * frames measures the round trip of the newest of them, unless it was sent more than once
+ * (Karn); a smoothed round trip and its mean deviation give the timer, kept between a floor
+ * (replay_timeout_ns) and a cap (replay_timeout_max_ns), and doubled by each expiry.
+ *
  * Thread-safety: one struct rsw_llr per port, written by one lcore only (the one that
  * transmits on the port, which must also poll the port's single rx queue). The control
- * thread reads ctr[] (64-bit words, each read whole) and tx_state for `show llr`.
+ * thread reads ctr[], rtt.srtt_ns and rtt.rto_ns (64-bit words, each read whole) and
+ * tx_state for `show llr`.
  */
 
 #ifndef RSW_LLR_H
@@ -113,15 +119,16 @@ enum rsw_llr_fallback {
 
 /* Timers and limits (docs/link.md "Timers and defaults"). */
 struct rsw_llr_params {
-	uint32_t frames_max;          /* OUTSTANDING_FRAMES_MAX; power of 2; default 256 */
-	uint32_t bytes_max;           /* OUTSTANDING_BYTES_MAX; default 1 MiB */
-	uint32_t ack_spacing_bytes;   /* CTLOS_TARGET_SPACING; default 2048 */
-	uint32_t replay_count_max;    /* replays without progress before FLUSH; default 8 */
-	uint64_t ack_interval_ns;     /* ACK what arrived at least this often; default 10 µs */
-	uint64_t replay_timeout_ns;   /* no progress for this long: replay all; default 200 µs */
-	uint64_t data_age_timeout_ns; /* DATA_AGE_TIMEOUT: oldest frame's age; default 10 ms */
-	uint64_t init_interval_ns;    /* INIT repeated this often until answered; default 1 ms */
-	uint32_t initial_seq;         /* first sequence number; default 0 */
+	uint32_t frames_max;            /* OUTSTANDING_FRAMES_MAX; power of 2; default 256 */
+	uint32_t bytes_max;             /* OUTSTANDING_BYTES_MAX; default 1 MiB */
+	uint32_t ack_spacing_bytes;     /* CTLOS_TARGET_SPACING; default 2048 */
+	uint32_t replay_count_max;      /* replays without an ACK before FLUSH; default 8 */
+	uint64_t ack_interval_ns;       /* ACK what arrived at least this often; default 10 µs */
+	uint64_t replay_timeout_ns;     /* the replay timer's floor and first value; 200 µs */
+	uint64_t replay_timeout_max_ns; /* the replay timer's cap; default 100 ms */
+	uint64_t data_age_timeout_ns;   /* DATA_AGE_TIMEOUT: oldest frame's age; default 10 ms */
+	uint64_t init_interval_ns;      /* INIT repeated this often until answered; default 1 ms */
+	uint32_t initial_seq;           /* first sequence number; default 0 */
 	enum rsw_llr_fallback fallback;
 };
 
@@ -144,25 +151,57 @@ struct rsw_llr_emit {
 
 /* Replay ring slot besides its handle. */
 struct rsw_llr_slot {
-	uint64_t first_ns; /* first transmission (data age) */
+	uint64_t first_ns; /* first transmission (data age, round trip) */
 	uint32_t len;      /* bytes as sent, shim included */
+	uint32_t replayed; /* sent again: its ACK measures no round trip (Karn) */
 };
+
+/*
+ * The round-trip estimate and the replay timer (RFC 6298 §2, with alpha 1/8, beta 1/4,
+ * K 4). Integers in ns; srtt_ns 0 means no round trip measured yet.
+ */
+struct rsw_llr_rtt {
+	uint64_t srtt_ns;   /* SRTT: smoothed round trip */
+	uint64_t rttvar_ns; /* RTTVAR: its smoothed mean deviation */
+	uint64_t rto_ns;    /* the replay timer in force, floor .. cap */
+};
+
+/** Start an estimate: nothing measured, the timer at floor_ns. */
+void rsw_llr_rtt_init(struct rsw_llr_rtt *r, uint64_t floor_ns);
+
+/**
+ * A round trip measured (RFC 6298 §2.2, §2.3): SRTT and RTTVAR updated, the timer set to
+ * SRTT + 4 × RTTVAR kept within floor_ns .. cap_ns (a backed-off timer is replaced). A
+ * round trip above cap_ns counts as cap_ns.
+ */
+void rsw_llr_rtt_sample(struct rsw_llr_rtt *r, uint64_t rtt_ns, uint64_t floor_ns, uint64_t cap_ns);
+
+/** The timer expired (RFC 6298 §5.5): it doubles, up to cap_ns. */
+void rsw_llr_rtt_backoff(struct rsw_llr_rtt *r, uint64_t cap_ns);
+
+/**
+ * How long a peer may stay silent (no ACK) before the replay limit FLUSHes: the
+ * replay_count_max + 1 expiries of a timer that starts at the floor and doubles up to the
+ * cap. A data_age_timeout below it FLUSHes first.
+ */
+uint64_t rsw_llr_replay_span_ns(const struct rsw_llr_params *p);
 
 struct rsw_llr {
 	/* TX */
-	uint8_t tx_state;      /* enum rsw_llr_tx_state */
-	uint8_t rx_state;      /* enum rsw_llr_rx_state */
-	uint8_t pend;          /* control frames due (PEND_* in llr.c) */
-	uint8_t fallback;      /* enum rsw_llr_fallback */
-	uint32_t next_seq;     /* sequence of the next new frame */
-	uint32_t tail_seq;     /* oldest unacknowledged frame */
-	uint32_t replay_seq;   /* REPLAY: the next frame to send again */
-	uint32_t init_seq;     /* INIT: the sequence announced */
-	uint32_t replay_count; /* replays since the last progress */
-	uint32_t mask;         /* ring size - 1 */
-	uint64_t bytes_out;    /* bytes in the ring */
-	uint64_t timer_ns;     /* replay timer: last progress or replay */
-	uint64_t init_sent_ns; /* last INIT */
+	uint8_t tx_state;       /* enum rsw_llr_tx_state */
+	uint8_t rx_state;       /* enum rsw_llr_rx_state */
+	uint8_t pend;           /* control frames due (PEND_* in llr.c) */
+	uint8_t fallback;       /* enum rsw_llr_fallback */
+	uint32_t next_seq;      /* sequence of the next new frame */
+	uint32_t tail_seq;      /* oldest unacknowledged frame */
+	uint32_t replay_seq;    /* REPLAY: the next frame to send again */
+	uint32_t init_seq;      /* INIT: the sequence announced */
+	uint32_t replay_count;  /* replays since the last ACK */
+	uint32_t mask;          /* ring size - 1 */
+	uint64_t bytes_out;     /* bytes in the ring */
+	uint64_t timer_ns;      /* replay timer: last progress or replay */
+	uint64_t init_sent_ns;  /* last INIT */
+	struct rsw_llr_rtt rtt; /* the round trip and the replay timer in force */
 	/* RX */
 	uint32_t rx_expected;       /* next sequence in order */
 	uint32_t rx_echo_seq;       /* INIT_ECHO due with this sequence */
@@ -193,7 +232,7 @@ size_t rsw_llr_mem_size(uint32_t frames_max);
  * Initialise l (in memory of rsw_llr_mem_size(p->frames_max) bytes) in state OFF.
  * @param release
  *   Called with handles the ring gives back; not NULL.
- * @return 0, or -EINVAL for bad parameters.
+ * @return 0, or -EINVAL for bad parameters (a zero timer, a cap below the floor).
  */
 int rsw_llr_init(struct rsw_llr *l, const struct rsw_llr_params *p, rsw_llr_release_t *release,
 		 void *release_arg);
