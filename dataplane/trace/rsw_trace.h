@@ -46,7 +46,7 @@
 #define RSW_TRACE_NONE     UINT32_MAX /* no group, member, neighbour */
 #define RSW_TRACE_SUMMARY  128
 
-/* How a traced frame ended (CLI.md's `end`). */
+/* How a traced frame ended (`end` of `trace show`, docs/cli.md). */
 enum rsw_trace_end {
 	RSW_TE_NONE = 0, /* not known (no tables) */
 	RSW_TE_SENT,     /* handed to the egress port's tx queue, no wait in an egress queue */
