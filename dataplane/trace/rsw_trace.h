@@ -13,8 +13,9 @@
  * - rsw_trace.ctl (budget in the low 32 bits, the next sequence number in the high 32): the
  *   control thread stores it to arm and to stop (rsw_trace_arm); workers take frames from it
  *   with a compare-and-swap. Workers load it once per burst (relaxed).
- * - rsw_trace.port, tsc0, ns0, hz: the control thread, before arming (release store of ctl);
- *   workers read them after an acquire load of ctl.
+ * - rsw_trace.port: the control thread, while the budget is 0, before arming (release
+ *   compare-and-swap of ctl); workers read it after an acquire load of ctl that found a
+ *   budget. tsc0, ns0, hz: the control thread alone (it dates the records with them).
  * - rsw_trace_buf[lcore]: allocated by the control thread before the first arming, never
  *   freed while workers run. rec[] and head are written by that lcore's worker alone: a record
  *   first, then head (release). base is written by the control thread alone (`trace clear`):

@@ -372,6 +372,9 @@ rsw_trace_burst(struct rsw_lcore_stats *st, unsigned int lcore, uint16_t in_port
 	uint64_t seq = 0;
 	uint32_t got, i;
 
+	/* rsw_trace_armed's load was relaxed: the buffers the control thread allocated before it
+	 * armed are seen from here on. */
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	got = lcore < RTE_MAX_LCORE && rsw_trace_buf[lcore] != NULL
 		      ? rsw_trace_claim(in_port, n, &seq)
 		      : 0;

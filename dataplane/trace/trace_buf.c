@@ -61,7 +61,7 @@ rsw_trace_arm(uint32_t count, uint16_t port, uint64_t tsc, uint64_t ns, uint64_t
 		while (!__atomic_compare_exchange_n(&rsw_trace.ctl, &old, old & ~0xffffffffull,
 						    false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 			;
-		rsw_trace.port = port;
+		__atomic_store_n(&rsw_trace.port, port, __ATOMIC_RELAXED);
 		rsw_trace.tsc0 = tsc;
 		rsw_trace.ns0 = ns;
 		rsw_trace.hz = hz != 0 ? hz : 1;
@@ -86,13 +86,15 @@ rsw_trace_claim(uint16_t port, uint32_t want, uint64_t *seq)
 {
 	uint64_t old = __atomic_load_n(&rsw_trace.ctl, __ATOMIC_ACQUIRE), upd;
 	uint32_t budget, got;
+	uint16_t filter;
 
 	for (;;) {
 		budget = (uint32_t)old;
 		if (budget == 0 || want == 0)
 			return 0;
 		/* port is stable while the budget is non-zero (rsw_trace_arm). */
-		if (rsw_trace.port != RSW_TRACE_ANY_PORT && rsw_trace.port != port)
+		filter = __atomic_load_n(&rsw_trace.port, __ATOMIC_RELAXED);
+		if (filter != RSW_TRACE_ANY_PORT && filter != port)
 			return 0;
 		got = RTE_MIN(budget, want);
 		upd = (((old >> 32) + got) << 32) | (budget - got);
