@@ -182,27 +182,6 @@ build_eal_args(const struct rsw_config *cfg, int argc, char **argv, char **out, 
 	return n;
 }
 
-static struct rte_mempool *
-pool_create(const struct rsw_config *cfg, unsigned int n_workers)
-{
-	uint32_t max_mtu = 0, n;
-	uint16_t p, room;
-
-	for (p = 0; p < cfg->n_ports; p++)
-		max_mtu = RTE_MAX(max_mtu, cfg->ports[p].mtu);
-	/* L2 header with two tags, and the FCS some PMDs keep. */
-	room = (uint16_t)RTE_ALIGN_CEIL(
-		RTE_PKTMBUF_HEADROOM + max_mtu + RTE_ETHER_HDR_LEN + 8 + RTE_ETHER_CRC_LEN +
-			RSW_LLR_SHIM_LEN, /* an LLR frame's shim (docs/link.md) */
-		64);
-	room = RTE_MAX(room, rsw_ports_min_data_room(cfg));
-	/* Descriptors, plus what the shared buffer can hold at 256 bytes a frame on average. */
-	n = cfg->n_ports * (512u * n_workers + 512u + 64u) + RSW_PUNT_RING_SIZE +
-	    (n_workers + 1) * 512u + 3u * 1024 + 2048 +
-	    (uint32_t)RTE_MIN(cfg->qos.buffer_total / 256, 131072u);
-	return rte_pktmbuf_pool_create("rsw_pool", n, 256, 0, room, (int)rte_socket_id());
-}
-
 /* The control thread: every registered module's periodic work, until a signal stops it. */
 static void
 control_loop(void)
@@ -328,7 +307,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "railsw: out of memory at start-up (raise -m)\n");
 		goto fail_eal;
 	}
-	rsw_ctl.pool = pool_create(cfg, w);
+	rsw_ctl.pool = rsw_pools_create(cfg, w);
 	if (rsw_ctl.pool == NULL) {
 		fprintf(stderr, "railsw: cannot create the mbuf pool: %s (raise -m)\n",
 			rte_strerror(rte_errno));
@@ -380,7 +359,7 @@ main(int argc, char **argv)
 	rsw_ctl_neigh_fini();
 	rsw_fib_fini();
 	rsw_dp_fini();
-	rte_mempool_free(rsw_ctl.pool);
+	rsw_pools_free();
 	rsw_stats_fini();
 	free(rsw_ctl.lb_base);
 	free(rsw_ctl.qos_base);
@@ -392,6 +371,7 @@ main(int argc, char **argv)
 fail_ports:
 	rsw_cmd_unregister_all();
 	rsw_ports_close();
+	rsw_pools_free();
 fail_eal:
 	rte_eal_cleanup();
 	rsw_config_free(cfg);

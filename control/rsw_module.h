@@ -30,6 +30,7 @@ enum rsw_module_order {
 	RSW_MODULE_ORDER_PUNT = 100,      /* punted packets, every turn (punt.c) */
 	RSW_MODULE_ORDER_KIF = 150,       /* kernel interfaces, punt policers (kif.c) */
 	RSW_MODULE_ORDER_NEIGH = 200,     /* neighbour timers (neigh.c) */
+	RSW_MODULE_ORDER_PORTS = 250,     /* link speeds read again (port_conf.c) */
 	RSW_MODULE_ORDER_LIVENESS = 300,  /* next-hop group liveness (liveness.c) */
 	RSW_MODULE_ORDER_PFCWD = 400,     /* the PFC watchdog (watchdog.c) */
 	RSW_MODULE_ORDER_CLI = 500,       /* the cli nouns' commands (RSW_CLI_MODULE_ORDER) */

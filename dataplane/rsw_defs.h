@@ -62,6 +62,7 @@ enum rsw_lb_mode {
 enum rsw_hash_alg {
 	RSW_HASH_CRC32 = 0,
 	RSW_HASH_TOEPLITZ,
+	RSW_HASH_NIC, /* the mbuf's RSS hash (RTE_MBUF_F_RX_RSS_HASH), else CRC32 */
 };
 
 enum rsw_spray_mode {

@@ -519,6 +519,10 @@ rsw_worker_main(void *arg)
 
 			n = rte_eth_rx_burst(rsw_dp.ports[rq->port].eth_port, rq->queue, pkts,
 					     RSW_BURST);
+			if (n == 0)
+				continue;
+			st->wk.c[RSW_WK_rx_packets] += n;
+			st->wk.c[RSW_WK_bursts]++;
 			n = rsw_link_rx(st, rq->port, pkts, n); /* LLR (docs/link.md) */
 			if (n == 0)
 				continue;
@@ -533,6 +537,8 @@ rsw_worker_main(void *arg)
 			work += rsw_link_poll(st, w->txp[i]) + rsw_tx_drain(st, w->txp[i]);
 		watermark_epoch(&st->qos);
 		rte_rcu_qsbr_quiescent(q, w->qsbr_id);
+		st->wk.c[RSW_WK_loops]++;
+		st->wk.c[RSW_WK_busy_loops] += work > 0;
 
 		if (likely(work > 0) || rsw_dp.idle_sleep_us == 0) {
 			idle = 0;

@@ -83,7 +83,7 @@ pkt() { # [test files...] (default: all of pkt-tests)
 # four workers and the control thread on lcores 0-4 spread over the CPUs (`--lcores
 # 0@0,1@1,2@0,3@1,4@0 --main-lcore 4` on two): frames cross workers both ways.
 pkt_workers() {
-	RAILSW_TEST_WORKERS=4 pkt pkt-tests/test_workers.py pkt-tests/test_forward.py \
+	RAILSW_TEST_WORKERS=4 pkt pkt-tests/test_scaleout.py pkt-tests/test_forward.py \
 		pkt-tests/test_qos.py pkt-tests/test_lb.py pkt-tests/test_llr.py \
 		pkt-tests/test_totals.py pkt-tests/test_mbuf_accounting.py \
 		pkt-tests/test_chain_lossless.py

@@ -21,7 +21,7 @@ cd "$root"
 secs=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(fuzz_packet fuzz_config fuzz_cmd fuzz_llr fuzz_fpm)
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz_packet fuzz_config fuzz_cmd fuzz_llr fuzz_cbfc fuzz_fpm)
 build=${FUZZ_BUILD:-build-fuzz}
 
 if ! command -v clang >/dev/null; then

@@ -262,21 +262,27 @@ def test_check_every_error(build, cfgdir):
     assert not railsw.link_exists(tap_prefix() + "0")
 
 
-def test_check_warning_keeps_exit_code(build, cfgdir):
+@pytest.mark.parametrize("key,what", [
+    ("llr", "answer it"),
+    ("cbfc", "grant it credits"),
+])
+def test_check_warning_keeps_exit_code(build, cfgdir, key, what):
     """Steps: `railsw -c FILE --check` on a valid file whose p1 is a net_null port with
-    `llr: true` (no railsw peer can answer it).
+    `llr: true` or `cbfc: true` (no railsw peer can answer it).
     Verify: exit 0, the OK line on stdout, and on stderr exactly one line
-    `FILE:LINE: warning: ...` naming the `llr` line and the port.
+    `FILE:LINE: warning: ...` naming the key's line and the port.
     """
-    text = GOOD.replace("net_tap1,iface={tap}1", "net_null1\n    llr: true").format(
+    text = GOOD.replace("net_tap1,iface={tap}1", "net_null1\n    " + key + ": true").format(
         tap=tap_prefix(), sock=os.path.join(cfgdir, "ctl.sock"))
-    path = write(cfgdir, "warn", text)
-    line = [i + 1 for i, t in enumerate(text.split("\n")) if "llr: true" in t][0]
+    if key == "cbfc":
+        text = text.replace("  default_tc: 0\n", "  default_tc: 0\n  lossless: [3]\n")
+    path = write(cfgdir, "warn-" + key, text)
+    line = [i + 1 for i, t in enumerate(text.split("\n")) if key + ": true" in t][0]
     r = railsw.run([railsw_bin(build), "-c", path, "--check"], check=False)
     assert r.returncode == 0, r.stderr
     assert "configuration OK" in r.stdout
-    assert r.stderr.strip() == (f"{path}:{line}: warning: port p1: 'llr' on a net_null port, "
-                                "which has no railsw peer to answer it"), r.stderr
+    assert r.stderr.strip() == (f"{path}:{line}: warning: port p1: '{key}' on a net_null port, "
+                                f"which has no railsw peer to {what}"), r.stderr
 
 
 def test_missing_config_file(build):

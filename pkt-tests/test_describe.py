@@ -39,7 +39,8 @@ def doc_tables():
 
 @pytest.fixture(scope="module")
 def sw(build):
-    with topo.running(build, topo.three_ports()) as s:
+    # A lossless TC, so that `show cbfc` has rows (state off) to describe.
+    with topo.running(build, topo.three_ports(qos={"lossless": [3]})) as s:
         yield s
 
 

@@ -371,3 +371,26 @@ def test_group_empty(make_switch, injector):
         assert s.ctl("port", p, "up") == {"ok": True}
     send_and_sniff(s, injector, flows(s, n=50, tag=5))
     assert drops(s)["group_empty"] == d1["group_empty"]
+
+
+def test_hash_algorithm_nic_without_nic_hash(make_switch, injector):
+    """`load_balance.hash_algorithm: nic` on ports whose frames carry no NIC hash (TAPs,
+    one queue each).
+
+    Steps: the hashed group with hash_algorithm nic, then the same with crc32; send one frame
+    for each of 64 flows to each.
+    Verify: `show lb` says the flows take `crc32` (no port gives the NIC's hash) both times;
+    every flow comes out, each on the uplink railsw's CRC32 gives it (the same uplinks as with
+    hash_algorithm crc32), and the flows spread over more than one uplink.
+    """
+    cfg = hashed_config()
+    cfg["load_balance"]["hash_algorithm"] = "nic"
+    s = make_switch(cfg)
+    assert {g["hash"] for g in s.ctl("show", "lb")["groups"]} == {"crc32"}
+    nic = {k[1]: p for k, p in send_and_sniff(s, injector, flows(s, tag=1)).items()}
+    s.stop()
+    c = make_switch(hashed_config())
+    assert {g["hash"] for g in c.ctl("show", "lb")["groups"]} == {"crc32"}
+    crc = {k[1]: p for k, p in send_and_sniff(c, injector, flows(c, tag=1)).items()}
+    assert len(nic) == 64 and nic == crc
+    assert len(set(nic.values())) > 1

@@ -198,7 +198,8 @@ def test_telemetry_lb_drops_buffer(sw):
                                   "routes": g["routes"], "members": len(g["members"]),
                                   "members_up": sum(m["up"] for m in g["members"]),
                                   "packets": sum(m["packets"] for m in g["members"]),
-                                  "bytes": sum(m["bytes"] for m in g["members"])}
+                                  "bytes": sum(m["bytes"] for m in g["members"]),
+                                  "hash": g["hash"]}
                    for g in groups}
         members = {str(j): dict(m, group=0, prefix=groups[0]["prefix"], mode=groups[0]["mode"])
                    for j, m in enumerate(groups[0]["members"])}
@@ -234,7 +235,7 @@ def test_metrics_scrape_matches_railctl(sw, metrics_port):
     """**Steps**: GET /metrics on 127.0.0.1.
     **Verify**: 200 with the 0.0.4 content type; every line is HELP, TYPE or a valid
     sample, grouped per metric; values equal railctl's (ports, queues, pfc, buffer,
-    drops); counters and gauges typed as documented."""
+    drops, workers); counters and gauges typed as documented."""
     status, headers, samples, types, _ = scrape(metrics_port)
     assert status == "HTTP/1.0 200 OK"
     assert headers["Content-Type"].startswith("text/plain; version=0.0.4")
@@ -264,6 +265,13 @@ def test_metrics_scrape_matches_railctl(sw, metrics_port):
     key = tuple(sorted((("group", str(g["id"])), ("prefix", g["prefix"]),
                         ("nexthop", m["nexthop"]), ("port", m["port"]))))
     assert samples[("railsw_lb_member_packets", key)] == m["packets"]
+    for w in sw.ctl("show", "workers")["workers"]:
+        key = (("lcore", str(w["lcore"])), ("worker", str(w["worker"])))
+        for field in ("rx_packets", "tx_packets", "handed_off", "bursts"):
+            assert samples[("railsw_worker_" + field, key)] == w[field], (key, field)
+    assert samples[("railsw_worker_rx_packets", (("lcore", "1"), ("worker", "0")))] >= N_FRAMES
+    assert types["railsw_worker_busy_pct"] == "gauge"
+    assert types["railsw_worker_handed_off"] == "counter"
     for gauge in ("depth_bytes", "watermark_bytes", "buffer_used", "speed_bps", "link_up",
                   "pg_bytes"):
         assert types["railsw_" + gauge] == "gauge", gauge

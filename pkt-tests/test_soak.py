@@ -28,7 +28,8 @@ stay within a few bursts of received = forwarded + consumed + queued + dropped
 at every read (frames in flight), and add up exactly at rest
 (railsw.assert_conserved); every reload answers ok
 with a generation one higher; no counter of show ports / queues / pfc ever
-goes backwards between two reads; `lossless_drops` stays 0 (queues and
+goes backwards between two reads, and most reads saw counters move (at least
+three); `lossless_drops` stays 0 (queues and
 buffer) and every TC 3 frame sent is enqueued and transmitted on p2; every
 traffic kind was seen (counters moved); at the end, at rest, mbufs_in_use is
 back to its value before the soak.
@@ -263,7 +264,7 @@ def test_soak(sw):
     with open(alt, "w") as f:
         json.dump(alt_config(sw.config), f)
     sw.ctl("clear", "counters")
-    backwards, lossless, reads, skew = [], [], 0, 0
+    backwards, lossless, reads, moving, skew = [], [], 0, 0, 0
     kdrop0 = {p: tap_tx_dropped(sw, p) for p in ("p0", "p1")}
     with no_mbuf_leak(sw, "soak", timeout=20):
         gen0 = sw.ctl("reload", sw.conf)["generation"]
@@ -278,6 +279,8 @@ def test_soak(sw):
                 assert sw.running(), "railsw died\n" + sw.log_tail()
                 now = snapshot(sw)
                 reads += 1
+                # a read that saw traffic counters move compared live counters
+                moving += any(v > prev.get(key, v) for key, v in now.items())
                 for key, v in now.items():
                     if key in prev and v < prev[key]:
                         backwards.append((key, prev[key], v))
@@ -311,7 +314,7 @@ def test_soak(sw):
             backwards.append((key, prev[key], v))
     replies = reloader.replies
     print(f"soak: {SECONDS:.0f} s, {traffic.ticks} ticks, {traffic.roce_sent} RoCE frames, "
-          f"{len(replies)} reloads, {reads} counter reads; totals at rest {totals}, "
+          f"{len(replies)} reloads, {reads} counter reads ({moving} saw counters move); totals at rest {totals}, "
           f"in flight at most {skew} frames")
     # Under traffic the totals lag by the frames between two counters: a few bursts.
     assert skew <= 512, skew
@@ -321,7 +324,9 @@ def test_soak(sw):
     assert all(r.get("ok") is True for r in replies), [r for r in replies if not r.get("ok")]
     assert [r["generation"] for r in replies] == \
         list(range(gen0 + 1, gen0 + 1 + len(replies))), "generations not consecutive"
-    assert reads >= int(SECONDS) - 2
+    # What the reads saw, not how many fit in the time (a busy machine reads less often):
+    # several reads, and most of them compared counters that had moved since the one before.
+    assert reads >= 3 and moving >= max(3, reads // 2), (reads, moving)
     # Lossless: every TC 3 frame sent went out on p2. A frame the kernel's TAP queue
     # dropped before railsw could read it (a starved machine) never reached the switch:
     # then only require that nothing beyond those went missing.

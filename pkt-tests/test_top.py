@@ -82,7 +82,9 @@ def test_top_rates_match_counter_deltas(sw):
     drop_pps and the no_route drop rate equal the counters' deltas per second
     over the run (within 35 %: the stream is steady, not exact); bits per second
     are 8 x the byte rate (rx_bps / rx_pps is 8 x the frame size); ports without
-    traffic show 0; once the traffic stops, every rate is 0.
+    traffic show 0; the one worker's rx_pps and tx_pps equal the ports' (it hands
+    nothing off) and its busy % is above 0 and below 100; once the traffic stops, every
+    rate is 0.
     """
     stream = Stream(sw)
     try:
@@ -111,6 +113,12 @@ def test_top_rates_match_counter_deltas(sw):
         assert ports["p2"]["rx_pps"] == ports["p2"]["tx_pps"] == 0, f
         assert {q["port"] for q in f["queues"]} == {"p0", "p1", "p2"}
         assert len(f["queues"]) == 24
+        # one worker: it received and sent every frame; it polls, so it is rarely busy
+        wk = f["workers"]
+        assert [(w["worker"], w["lcore"]) for w in wk] == [(0, 1)], f
+        assert close_to(wk[0]["rx_pps"], sum(c["rx_packets"] for c in want.values())), (f, want)
+        assert close_to(wk[0]["tx_pps"], sum(c["tx_packets"] for c in want.values())), (f, want)
+        assert wk[0]["handed_off_ps"] == 0 and 0 < wk[0]["busy_pct"] < 100, f
     time.sleep(0.3)
     idle = json.loads(top(sw, "--interval", "0.5", "--count", "1", "--json"))
     assert all(p[k] == 0 for p in idle["ports"]
@@ -122,8 +130,9 @@ def test_top_text_fits_80_columns(sw):
     """Steps: traffic as above; `railctl top --interval 0.5 --count 2` (not a
     terminal: no escape sequences). Verify: two frames, every line at most 80
     columns, no escape character; each frame has the port table (PORT header,
-    rows p0 p1 p2 with their link state), a drops/s line naming no_route, and
-    the queue summary; p0's RX pkt/s is not 0."""
+    rows p0 p1 p2 with their link state), a drops/s line naming no_route, the
+    queue summary and the worker table (worker 0 on lcore 1); p0's RX pkt/s is
+    not 0."""
     stream = Stream(sw)
     try:
         time.sleep(0.3)
@@ -138,6 +147,8 @@ def test_top_text_fits_80_columns(sw):
     assert len(p0) == 2 and all(r[1] != "0" and r[-1] == "up" for r in p0), out
     assert sum(1 for r in rows if r and r[0] == "PORT") == 2, out
     assert out.count("drops/s:") == 2 and "no_route" in out, out
+    wk = [r for r in rows if len(r) == 6 and r[:2] == ["0", "1"]]
+    assert sum(1 for r in rows if r and r[0] == "WORKER") == 2 and len(wk) == 2, out
 
 
 def test_top_usage_and_unreachable(build, tmp_path):

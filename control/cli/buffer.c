@@ -12,6 +12,7 @@
 #include "rsw_cli.h"
 #include "rsw_ctl.h"
 #include "rsw_module.h"
+#include "rsw_ports.h"
 
 static const struct rsw_field_def buffer_fields[] = {
 	RSW_FIELD("total", GAUGE, "bytes", "the shared buffer's size (qos.buffer.total)"),
@@ -61,6 +62,7 @@ cmd_show_buffer(int argc, char **argv, void *ctx)
 	struct rsw_qos_stats *s;
 	int only = rsw_cli_port_filter(argc, argv, &err), p, tc;
 	uint64_t used = __atomic_load_n(&rsw_qos.used, __ATOMIC_RELAXED);
+	uint64_t mb_in_use, mb_total;
 	uint64_t xoff = t ? rsw_pfc_xoff(&t->qos, used) : 0, wm;
 
 	(void)ctx;
@@ -96,16 +98,16 @@ cmd_show_buffer(int argc, char **argv, void *ctx)
 	}
 	wm = s->buf_watermark;
 	free(s);
-	/* Mempool use (mbufs out of the pool: rx descriptors, queues, in flight; per-lcore
+	rsw_pools_usage(&mb_in_use, &mb_total);
+	/* Mempool use, every socket's pool (mbufs out of the pools: rx descriptors, queues, in flight; per-lcore
 	 * caches count as free), so tests can check nothing leaks. */
-	buffer = rsw_row(
-		&rsw_table_buffer,
-		json_pack("{s:I, s:I, s:I, s:I, s:I, s:I}", "total",
-			  (json_int_t)(t ? t->qos.total : 0), "used", (json_int_t)used,
-			  "headroom_reserved", (json_int_t)(t ? t->qos.headroom_reserved : 0),
-			  "watermark", (json_int_t)wm, "mbufs_in_use",
-			  (json_int_t)(rsw_ctl.pool ? rte_mempool_in_use_count(rsw_ctl.pool) : 0),
-			  "mbufs_total", (json_int_t)(rsw_ctl.pool ? rsw_ctl.pool->size : 0)));
+	buffer = rsw_row(&rsw_table_buffer,
+			 json_pack("{s:I, s:I, s:I, s:I, s:I, s:I}", "total",
+				   (json_int_t)(t ? t->qos.total : 0), "used", (json_int_t)used,
+				   "headroom_reserved",
+				   (json_int_t)(t ? t->qos.headroom_reserved : 0), "watermark",
+				   (json_int_t)wm, "mbufs_in_use", (json_int_t)mb_in_use,
+				   "mbufs_total", (json_int_t)mb_total));
 	return json_pack("{s:o, s:o}", "buffer", buffer, "pgs", pgs);
 }
 

@@ -28,6 +28,8 @@ const struct rsw_table_def *const rsw_tables[] = {
 	&rsw_table_punt,
 	&rsw_table_kif,
 	&rsw_table_llr, /* docs/link.md */
+	&rsw_table_workers,
+	&rsw_table_cbfc, /* docs/link.md */
 	NULL,
 };
 

@@ -43,6 +43,8 @@ cmd_clear_counters(int argc, char **argv, void *ctx)
 	rsw_fpm_counters_clear();
 	rsw_cli_punt_clear();
 	rsw_cli_llr_clear();
+	rsw_cli_cbfc_clear();
+	rsw_cli_workers_clear();
 	/* Watermarks: each lcore resets its own when it sees the new epoch. */
 	__atomic_fetch_add(&rsw_qos.wm_epoch, 1, __ATOMIC_RELEASE);
 	return rsw_cmd_ok();

@@ -74,9 +74,14 @@ static const struct {
 };
 
 /* Port counters counted `consumed` (summed over the ports, since `clear counters`). */
-static const enum rsw_port_ctr consumed_port_ctrs[] = {RSW_PC_cnp_coalesced, RSW_PC_llr_consumed};
-/* The port counters of frames the switch made, in `originated` (LLR ACK/NACK/INIT, replays). */
-static const enum rsw_port_ctr originated_port_ctrs[] = {RSW_PC_llr_originated};
+static const enum rsw_port_ctr consumed_port_ctrs[] = {RSW_PC_cnp_coalesced, RSW_PC_llr_consumed,
+						       RSW_PC_cbfc_consumed};
+/*
+ * The port counters of frames the switch made, in `originated` (LLR ACK/NACK/INIT, replays,
+ * CBFC credit messages).
+ */
+static const enum rsw_port_ctr originated_port_ctrs[] = {RSW_PC_llr_originated,
+							 RSW_PC_cbfc_originated};
 
 /* The lcores' frame counters (rsw_stats.h totals) in each total. */
 static const enum rsw_total_ctr forwarded_ctrs[] = {RSW_TOT_forwarded};

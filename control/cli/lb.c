@@ -14,6 +14,7 @@
 #include "rsw_lb.h"
 #include "rsw_liveness.h"
 #include "rsw_module.h"
+#include "rsw_ports.h"
 #include "rsw_tables_ctl.h"
 
 static const struct rsw_field_def group_fields[] = {
@@ -22,6 +23,9 @@ static const struct rsw_field_def group_fields[] = {
 	RSW_FIELD("routes", GAUGE, "routes", "routes sharing the group"),
 	RSW_LABEL("mode", NULL, "the route's lb, else load_balance.mode"),
 	RSW_LABEL("tc_modes", NULL, "the mode of each traffic class through the group"),
+	RSW_LABEL("hash", NULL,
+		  "the flow hash ECMP takes: crc32, toeplitz, nic (the NIC's RSS hash of each "
+		  "frame) or nic+crc32 (the NIC's where a port gives it, crc32 on the others)"),
 };
 
 const struct rsw_table_def rsw_table_lb_groups = {
@@ -60,6 +64,21 @@ tc_modes(const struct rsw_tables *t, const struct rsw_group *g)
 		json_array_append_new(
 			a, json_string(rsw_lb_mode_name(rsw_lb_mode_for_tc(t, g->lb_mode, tc))));
 	return a;
+}
+
+/* The hash flows take (load_balance.hash_algorithm; nic: as the ports' frames allow). */
+static const char *
+hash_used(const struct rsw_tables *t)
+{
+	uint16_t p, with = 0;
+
+	if (t->hash_algorithm == RSW_HASH_TOEPLITZ)
+		return "toeplitz";
+	if (t->hash_algorithm != RSW_HASH_NIC)
+		return "crc32";
+	for (p = 0; p < rsw_dp.n_ports; p++)
+		with += rsw_port_rss_hash(p);
+	return with == 0 ? "crc32" : with == rsw_dp.n_ports ? "nic" : "nic+crc32";
 }
 
 static json_t *
@@ -101,12 +120,14 @@ cmd_show_lb(int argc, char **argv, void *ctx)
 							  s.bytes, rsw_ctl.lb_base[g][j].bytes))));
 		}
 		json_array_append_new(
-			arr, rsw_row(&rsw_table_lb_groups,
-				     json_pack("{s:i, s:s, s:I, s:s, s:o, s:o}", "id", g, "prefix",
-					       rsw_prefix_str(&gr->prefix, buf, sizeof(buf)),
-					       "routes", (json_int_t)gr->n_routes, "mode",
-					       rsw_cli_route_mode(gr->lb_mode), "tc_modes",
-					       tc_modes(t, gr), "members", members)));
+			arr,
+			rsw_row(&rsw_table_lb_groups,
+				json_pack("{s:i, s:s, s:I, s:s, s:o, s:s, s:o}", "id", g, "prefix",
+					  rsw_prefix_str(&gr->prefix, buf, sizeof(buf)), "routes",
+					  (json_int_t)gr->n_routes, "mode",
+					  rsw_cli_route_mode(gr->lb_mode), "tc_modes",
+					  tc_modes(t, gr), "hash", hash_used(t), "members",
+					  members)));
 	}
 	return json_pack("{s:o}", "groups", arr);
 }

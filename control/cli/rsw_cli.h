@@ -79,6 +79,11 @@ json_t *rsw_cli_per_port_tc(const struct rsw_table_def *t, int argc, char **argv
 void rsw_cli_drops_clear(void);
 /** `clear counters`: the LLR counters' baseline (llr.c). */
 void rsw_cli_llr_clear(void);
+/** `clear counters`: the CBFC counters' baseline (cbfc.c). */
+void rsw_cli_cbfc_clear(void);
+
+/** `clear counters` of `show workers` (workers.c): takes the baseline. */
+void rsw_cli_workers_clear(void);
 
 /** `port NAME impair ...` (llr.c): argv[0] NAME, argv[1] "impair", then the words. */
 json_t *rsw_cli_port_impair(int argc, char **argv);

@@ -88,6 +88,8 @@ extern const struct rsw_table_def rsw_table_fpm;
 extern const struct rsw_table_def rsw_table_punt;
 extern const struct rsw_table_def rsw_table_kif;
 extern const struct rsw_table_def rsw_table_llr;
+extern const struct rsw_table_def rsw_table_cbfc;
+extern const struct rsw_table_def rsw_table_workers;
 
 /** "counter", "gauge", "label" or "state". */
 const char *rsw_field_kind_name(enum rsw_field_kind k);

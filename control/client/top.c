@@ -3,9 +3,9 @@
 
 /*
  * railctl top: every interval, read `show ports`, `show queues`, `show pfc` and `show drops`
- * from the control socket and print what changed per second since the read before: packets
- * and bits per port, drops by reason, and per (port, TC) the queue depth, ECN marks, trims,
- * drops and pause time. A frame is built as JSON first (rsw_top_frame()); --json prints it,
+ * and `show workers` from the control socket and print what changed per second since the read
+ * before: packets and bits per port, drops by reason, per (port, TC) the queue depth, ECN
+ * marks, trims, drops and pause time, and per worker its frames and busy share. A frame is built as JSON first (rsw_top_frame()); --json prints it,
  * otherwise it is drawn for an 80-column terminal, redrawn in place when stdout is one.
  */
 
@@ -36,10 +36,8 @@ enum {
 
 /* The socket requests of one read, and the member of the read each reply goes to. */
 static const char *const top_reqs[][2] = {
-	{"show ports", "ports"},
-	{"show queues", "queues"},
-	{"show pfc", "pfc"},
-	{"show drops", "drops"},
+	{"show ports", "ports"}, {"show queues", "queues"},   {"show pfc", "pfc"},
+	{"show drops", "drops"}, {"show workers", "workers"},
 };
 
 static void __attribute__((format(printf, 1, 2))) top_warn(const char *fmt, ...)
@@ -297,14 +295,54 @@ queues_rates(json_t *a, json_t *b, double s)
 	return out;
 }
 
+/* A worker's row of the earlier read: the one of the same index. */
+static json_t *
+find_worker(json_t *rows, json_int_t worker)
+{
+	json_t *row;
+	size_t i;
+
+	json_array_foreach(rows, i, row)
+	{
+		if (json_integer_value(json_object_get(row, "worker")) == worker)
+			return row;
+	}
+	return NULL;
+}
+
+static json_t *
+workers_rates(json_t *a, json_t *b, double s)
+{
+	json_t *out = json_array(), *row;
+	size_t i;
+
+	json_array_foreach(rows_of(b, "workers"), i, row)
+	{
+		json_int_t wk = json_integer_value(json_object_get(row, "worker"));
+		json_t *prev = find_worker(rows_of(a, "workers"), wk);
+		double loops = delta(prev, row, "loops");
+
+		/* Busy over the interval: the loops that found work of the loops it turned. */
+		json_array_append_new(
+			out, json_pack("{s:I, s:I, s:f, s:f, s:f, s:f}", "worker", wk, "lcore",
+				       json_integer_value(json_object_get(row, "lcore")), "rx_pps",
+				       delta(prev, row, "rx_packets") / s, "tx_pps",
+				       delta(prev, row, "tx_packets") / s, "handed_off_ps",
+				       delta(prev, row, "handed_off") / s, "busy_pct",
+				       loops > 0 ? 100.0 * delta(prev, row, "busy_loops") / loops
+						 : 0.0));
+	}
+	return out;
+}
+
 json_t *
 rsw_top_frame(json_t *a, json_t *b, double seconds)
 {
 	if (seconds <= 0)
 		seconds = 1e-9;
-	return json_pack("{s:f, s:o, s:o, s:o}", "interval_s", seconds, "ports",
+	return json_pack("{s:f, s:o, s:o, s:o, s:o}", "interval_s", seconds, "ports",
 			 ports_rates(a, b, seconds), "drops", drops_rates(a, b, seconds), "queues",
-			 queues_rates(a, b, seconds));
+			 queues_rates(a, b, seconds), "workers", workers_rates(a, b, seconds));
 }
 
 /* --- the text view --------------------------------------------------------------------- */
@@ -441,6 +479,27 @@ draw_queues(json_t *queues)
 }
 
 static void
+draw_workers(json_t *workers)
+{
+	char n1[16], n2[16], n3[16];
+	size_t i;
+	json_t *w;
+
+	if (json_array_size(workers) == 0)
+		return;
+	printf("%-6s %5s  %9s %9s %11s %6s\n", "WORKER", "LCORE", "RX pkt/s", "TX pkt/s",
+	       "HANDOFF/s", "BUSY%");
+	json_array_foreach(workers, i, w)
+	{
+		printf("%-6d %5d  %9s %9s %11s %6.1f\n",
+		       (int)json_integer_value(json_object_get(w, "worker")),
+		       (int)json_integer_value(json_object_get(w, "lcore")),
+		       si(num(w, "rx_pps"), n1, sizeof(n1)), si(num(w, "tx_pps"), n2, sizeof(n2)),
+		       si(num(w, "handed_off_ps"), n3, sizeof(n3)), num(w, "busy_pct"));
+	}
+}
+
+static void
 draw(json_t *frame, const char *sock, unsigned long n, unsigned long count, bool tty)
 {
 	char of[32] = "";
@@ -458,6 +517,8 @@ draw(json_t *frame, const char *sock, unsigned long n, unsigned long count, bool
 	draw_drops(json_object_get(frame, "drops"));
 	putchar('\n');
 	draw_queues(json_object_get(frame, "queues"));
+	putchar('\n');
+	draw_workers(json_object_get(frame, "workers"));
 }
 
 /* --- main ------------------------------------------------------------------------------ */

@@ -74,6 +74,7 @@ struct kv {
 extern const char *const cfg_switch_roles[];                      /* enum rsw_switch_role */
 extern const char *const cfg_port_roles[];                        /* enum rsw_port_role - 1 */
 extern const char *const cfg_llr_fallbacks[];                     /* enum rsw_cfg_llr_fallback */
+extern const char *const cfg_cbfc_fallbacks[];                    /* enum rsw_cfg_cbfc_fallback */
 extern const char *const cfg_hash_field_names[CFG_N_HASH_FIELDS]; /* bit i of RSW_HF_* */
 extern const char *const cfg_hash_alg_names[];                    /* enum rsw_hash_alg */
 extern const char *const cfg_spray_names[];                       /* enum rsw_spray_mode */
@@ -144,6 +145,10 @@ int cfg_parse_routes(struct ctx *c, const struct kv *sec);
 int cfg_check_table_limits(struct ctx *c);
 int cfg_parse_lb(struct ctx *c, const struct kv *sec);
 int cfg_parse_qos(struct ctx *c, const struct kv *sec);
+
+/* parse_cbfc.c: ports[].cbfc, and its checks against qos: once that is parsed. */
+int cfg_parse_cbfc(struct ctx *c, yaml_node_t *n, struct rsw_cfg_port *port);
+int cfg_check_cbfc(struct ctx *c);
 int cfg_parse_control(struct ctx *c, const struct kv *sec);
 
 /* parse_ports.c: the port whose own address is ip, or -1; whether ip is in a port's subnet. */

@@ -226,7 +226,9 @@ parse_root(struct ctx *c, yaml_node_t *root)
 	if (routes_ok && one_switch)
 		cfg_check_table_limits(c);
 	cfg_parse_lb(c, &kv[T_LB]);
-	cfg_parse_qos(c, &kv[T_QOS]);
+	/* ports[].cbfc needs the lossless TCs and the buffer of qos:. */
+	if (cfg_parse_qos(c, &kv[T_QOS]) == 0 && ports_ok && one_switch)
+		cfg_check_cbfc(c);
 	cfg_parse_control(c, &kv[T_CONTROL]);
 	if (one_switch && c->ports_node != NULL && c->ports_node->type == YAML_SEQUENCE_NODE)
 		run_checks(c);

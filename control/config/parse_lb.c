@@ -72,7 +72,7 @@ const char *const cfg_hash_field_names[CFG_N_HASH_FIELDS] = {
 };
 
 const char *const cfg_hash_alg_names[] = {
-	[RSW_HASH_CRC32] = "crc32", [RSW_HASH_TOEPLITZ] = "toeplitz"};
+	[RSW_HASH_CRC32] = "crc32", [RSW_HASH_TOEPLITZ] = "toeplitz", [RSW_HASH_NIC] = "nic"};
 
 const char *const cfg_spray_names[] = {
 	[RSW_SPRAY_RR] = "round-robin", [RSW_SPRAY_RANDOM] = "random"};
@@ -156,7 +156,7 @@ cfg_parse_lb(struct ctx *c, const struct kv *sec)
 	if (kv[LB_FIELDS].v != NULL && parse_hash_fields(c, kv[LB_FIELDS].v, lb) < 0)
 		rc = -EINVAL;
 	if (kv[LB_ALG].v != NULL) {
-		if (cfg_get_enum(c, kv[LB_ALG].v, "hash_algorithm", cfg_hash_alg_names, 2, &v) < 0)
+		if (cfg_get_enum(c, kv[LB_ALG].v, "hash_algorithm", cfg_hash_alg_names, 3, &v) < 0)
 			rc = -EINVAL;
 		else
 			lb->hash_algorithm = (enum rsw_hash_alg)v;

@@ -24,13 +24,18 @@ enum {
 	P_ROLE,
 	P_IMPAIR,
 	P_LLR,
+	P_RX_DESC,
+	P_TX_DESC,
+	P_CBFC,
 	P_N,
 };
 
 static const char *const port_keys[P_N] = {
-	[P_NAME] = "name",     [P_DEVARGS] = "devargs", [P_MAC] = "mac", [P_SPEED] = "speed",
-	[P_IPV4] = "ipv4",     [P_IPV6] = "ipv6",       [P_MTU] = "mtu", [P_ROLE] = "role",
-	[P_IMPAIR] = "impair", [P_LLR] = "llr",
+	[P_NAME] = "name",   [P_DEVARGS] = "devargs", [P_MAC] = "mac",
+	[P_SPEED] = "speed", [P_IPV4] = "ipv4",       [P_IPV6] = "ipv6",
+	[P_MTU] = "mtu",     [P_ROLE] = "role",       [P_IMPAIR] = "impair",
+	[P_LLR] = "llr",     [P_RX_DESC] = "rx_desc", [P_TX_DESC] = "tx_desc",
+	[P_CBFC] = "cbfc",
 };
 
 enum {
@@ -206,10 +211,13 @@ parse_port(struct ctx *c, yaml_node_t *item, int idx)
 	struct kv kv[P_N];
 	const char *s;
 	int64_t mtu;
+	uint32_t u;
 	int j, role;
 
 	port->line = cfg_line_of(item);
 	port->mtu = 1500;
+	port->rx_desc = RSW_CFG_RX_DESC;
+	port->tx_desc = RSW_CFG_TX_DESC;
 	if (item->type != YAML_MAPPING_NODE)
 		return cfg_fail(c, cfg_line_of(item), "each entry of 'ports' must be a mapping");
 	if (cfg_get_map(c, item, "ports", port_keys, P_N, kv) < 0)
@@ -281,7 +289,22 @@ parse_port(struct ctx *c, yaml_node_t *item, int idx)
 		return -EINVAL;
 	if (kv[P_LLR].v != NULL && parse_llr(c, kv[P_LLR].v, port) < 0)
 		return -EINVAL;
+	if (kv[P_CBFC].v != NULL && cfg_parse_cbfc(c, kv[P_CBFC].v, port) < 0)
+		return -EINVAL;
 	port->llr_line = kv[P_LLR].line;
+	/* The PMD's own limits are known at start only (ports.c checks them there). */
+	if (kv[P_RX_DESC].v != NULL) {
+		if (cfg_get_u32(c, kv[P_RX_DESC].v, "rx_desc", 1, RSW_CFG_MAX_DESC, &u) < 0)
+			return -EINVAL;
+		port->rx_desc = (uint16_t)u;
+		port->rx_desc_line = cfg_line_of(kv[P_RX_DESC].v);
+	}
+	if (kv[P_TX_DESC].v != NULL) {
+		if (cfg_get_u32(c, kv[P_TX_DESC].v, "tx_desc", 1, RSW_CFG_MAX_DESC, &u) < 0)
+			return -EINVAL;
+		port->tx_desc = (uint16_t)u;
+		port->tx_desc_line = cfg_line_of(kv[P_TX_DESC].v);
+	}
 	return 0;
 }
 

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * The switch: section: name, role, idle sleep, router ID and ICMP unreachables.
+ * The switch: section: name, role, idle sleep, router ID, ICMP unreachables and RSS.
  */
 
 #include <errno.h>
@@ -15,6 +15,7 @@ enum {
 	SW_IDLE,
 	SW_ROUTER_ID,
 	SW_ICMP,
+	SW_RSS,
 	SW_N,
 };
 
@@ -24,6 +25,7 @@ static const char *const switch_keys[SW_N] = {
 	[SW_IDLE] = "idle_sleep_us",
 	[SW_ROUTER_ID] = "router_id",
 	[SW_ICMP] = "icmp_unreachable",
+	[SW_RSS] = "rss",
 };
 
 const char *const cfg_switch_roles[] = {"leaf", "spine"};
@@ -43,6 +45,21 @@ parse_icmp(struct ctx *c, yaml_node_t *n, struct rsw_cfg_switch *sw)
 		return -EINVAL;
 	if (kv[1].v != NULL &&
 	    cfg_get_u32(c, kv[1].v, "rate_pps", 1, CFG_MAX_PPS, &sw->icmp_rate_pps) < 0)
+		return -EINVAL;
+	return 0;
+}
+
+/* rss: { symmetric: BOOL }: the RSS key of every port with RSS (ports.c). */
+static int
+parse_rss(struct ctx *c, yaml_node_t *n, int line, struct rsw_cfg_switch *sw)
+{
+	static const char *const keys[] = {"symmetric"};
+	struct kv kv[1];
+
+	sw->rss_line = line;
+	if (cfg_get_map(c, n, "switch.rss", keys, 1, kv) < 0)
+		return -EINVAL;
+	if (kv[0].v != NULL && cfg_get_bool(c, kv[0].v, "symmetric", &sw->rss_symmetric) < 0)
 		return -EINVAL;
 	return 0;
 }
@@ -80,6 +97,8 @@ cfg_parse_switch(struct ctx *c, const struct kv *sec)
 			sw->has_router_id = true;
 	}
 	if (kv[SW_ICMP].v != NULL && parse_icmp(c, kv[SW_ICMP].v, sw) < 0)
+		rc = -EINVAL;
+	if (kv[SW_RSS].v != NULL && parse_rss(c, kv[SW_RSS].v, kv[SW_RSS].line, sw) < 0)
 		rc = -EINVAL;
 	return rc;
 }

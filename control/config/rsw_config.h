@@ -46,6 +46,8 @@ struct rsw_cfg_switch {
 	bool icmp_unreachable;     /* default true */
 	uint32_t icmp_rate_pps;    /* default 100 */
 	int line;                  /* line of 'switch:' */
+	bool rss_symmetric;        /* switch.rss.symmetric: both directions to one worker */
+	int rss_line;              /* line of 'rss:' (0 when absent) */
 };
 
 /* ports[].impair (docs/link.md "Impairments"); the dataplane's struct rsw_impair_cfg. */
@@ -64,6 +66,27 @@ enum rsw_cfg_llr_fallback {
 	RSW_CFG_LLR_BLOCK,
 };
 
+/* Descriptors per rx / tx queue when ports[].rx_desc / tx_desc are not given: sized for
+ * 100G (1024 frames are ~7 us of 64-byte frames at line rate), as most 100G PMDs default. */
+#define RSW_CFG_RX_DESC  1024
+#define RSW_CFG_TX_DESC  1024
+#define RSW_CFG_MAX_DESC 32768
+/* ports[].cbfc.fallback, in the order of the dataplane's enum rsw_cbfc_fallback. */
+enum rsw_cfg_cbfc_fallback {
+	RSW_CFG_CBFC_PFC = 0,
+	RSW_CFG_CBFC_NONE,
+};
+
+/* ports[].cbfc (docs/link.md "Credit-based flow control"). */
+struct rsw_cfg_cbfc {
+	bool enable;                         /* cbfc: true, or a mapping without enable: false */
+	uint16_t bytes_per_credit;           /* 32..2048; default 64 */
+	uint64_t buffer;                     /* bytes granted per lossless TC; 0 = the PG's xoff */
+	enum rsw_cfg_cbfc_fallback fallback; /* default pfc */
+	int line;                            /* line of 'cbfc:' (0: not given) */
+	int buffer_line;                     /* line of 'buffer:' (0: not given) */
+};
+
 struct rsw_cfg_port {
 	char name[RSW_NAME_LEN];
 	char devargs[RSW_DEVARGS_LEN];
@@ -80,8 +103,13 @@ struct rsw_cfg_port {
 	int line;          /* line of this port's list item */
 	bool has_impair;   /* impair: given (docs/link.md) */
 	struct rsw_cfg_impair impair;
-	bool llr;                               /* llr: enabled */
+	uint16_t rx_desc; /* rx descriptors per queue; default RSW_CFG_RX_DESC */
+	uint16_t tx_desc; /* tx descriptors per queue; default RSW_CFG_TX_DESC */
+	int rx_desc_line; /* line of rx_desc: (0: not given) */
+	int tx_desc_line; /* line of tx_desc: (0: not given) */
+	bool llr;         /* llr: enabled */
 	enum rsw_cfg_llr_fallback llr_fallback; /* default best-effort */
+	struct rsw_cfg_cbfc cbfc;               /* cbfc: (enable false when not given) */
 	int devargs_line;                       /* lines of devargs:, mtu: and llr: (0: absent) */
 	int mtu_line;
 	int llr_line;

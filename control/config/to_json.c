@@ -27,7 +27,7 @@ static json_t *
 json_switch(const struct rsw_config *cfg, bool *bad)
 {
 	const struct rsw_cfg_switch *sw = &cfg->sw;
-	json_t *o = json_object(), *icmp = json_object();
+	json_t *o = json_object(), *icmp = json_object(), *rss;
 
 	if (o == NULL || icmp == NULL) {
 		json_decref(o);
@@ -43,6 +43,11 @@ json_switch(const struct rsw_config *cfg, bool *bad)
 	rsw_cfg_json_set(icmp, "enable", json_boolean(sw->icmp_unreachable), bad);
 	rsw_cfg_json_set(icmp, "rate_pps", json_integer(sw->icmp_rate_pps), bad);
 	rsw_cfg_json_set(o, "icmp_unreachable", icmp, bad);
+	rss = json_object();
+	if (rss == NULL)
+		*bad = true;
+	rsw_cfg_json_set(rss, "symmetric", json_boolean(sw->rss_symmetric), bad);
+	rsw_cfg_json_set(o, "rss", rss, bad);
 	return o;
 }
 
@@ -89,6 +94,8 @@ json_ports(const struct rsw_config *cfg, bool *bad)
 			rsw_cfg_json_set(im, "seed", json_integer((json_int_t)p->impair.seed), bad);
 			rsw_cfg_json_set(o, "impair", im, bad);
 		}
+		rsw_cfg_json_set(o, "rx_desc", json_integer(p->rx_desc), bad);
+		rsw_cfg_json_set(o, "tx_desc", json_integer(p->tx_desc), bad);
 		if (p->llr) {
 			json_t *l = json_object();
 
@@ -98,6 +105,21 @@ json_ports(const struct rsw_config *cfg, bool *bad)
 			rsw_cfg_json_set(l, "fallback",
 					 json_string(cfg_llr_fallbacks[p->llr_fallback]), bad);
 			rsw_cfg_json_set(o, "llr", l, bad);
+		}
+		if (p->cbfc.enable) {
+			json_t *cb = json_object();
+
+			if (cb == NULL)
+				*bad = true;
+			rsw_cfg_json_set(cb, "enable", json_true(), bad);
+			rsw_cfg_json_set(cb, "bytes_per_credit",
+					 json_integer(p->cbfc.bytes_per_credit), bad);
+			if (p->cbfc.buffer != 0)
+				rsw_cfg_json_set(cb, "buffer",
+						 json_integer((json_int_t)p->cbfc.buffer), bad);
+			rsw_cfg_json_set(cb, "fallback",
+					 json_string(cfg_cbfc_fallbacks[p->cbfc.fallback]), bad);
+			rsw_cfg_json_set(o, "cbfc", cb, bad);
 		}
 		rsw_cfg_json_append(a, o, bad);
 	}

@@ -61,8 +61,9 @@ listen_on(const char *listen_addr, char *err, size_t errlen)
 static char *
 scrape(size_t *len)
 {
-	static const char *const cmds[] = {"show ports", "show queues", "show pfc",  "show buffer",
-					   "show drops", "show lb",     "show punt", "show llr"};
+	static const char *const cmds[] = {
+		"show ports", "show queues", "show pfc", "show buffer",  "show drops",
+		"show lb",    "show punt",   "show llr", "show workers", "show cbfc"};
 	json_t *r[RTE_DIM(cmds)];
 	struct rsw_metrics_src src;
 	char *text;
@@ -82,7 +83,9 @@ scrape(size_t *len)
 				       .drops = r[4],
 				       .lb = r[5],
 				       .punt = r[6],
-				       .llr = r[7]};
+				       .llr = r[7],
+				       .workers = r[8],
+				       .cbfc = r[9]};
 	text = rsw_metrics_format(&src, len);
 	for (i = 0; i < RTE_DIM(cmds); i++)
 		json_decref(r[i]);

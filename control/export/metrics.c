@@ -317,6 +317,8 @@ rsw_metrics_format(const struct rsw_metrics_src *src, size_t *len)
 	emit_reply(&b, &rsw_table_lb_members, src->lb);
 	emit_reply(&b, &rsw_table_punt, src->punt);
 	emit_reply(&b, &rsw_table_llr, src->llr);
+	emit_reply(&b, &rsw_table_workers, src->workers);
+	emit_reply(&b, &rsw_table_cbfc, src->cbfc);
 	if (b.oom) {
 		free(b.p);
 		errno = ENOMEM;

@@ -22,14 +22,16 @@
 
 /* The replies of the `show` commands a scrape exposes; NULL members are left out. */
 struct rsw_metrics_src {
-	const json_t *ports;  /* show ports:  {"ports":[...]} */
-	const json_t *queues; /* show queues: {"queues":[...]} */
-	const json_t *pfc;    /* show pfc:    {"pfc":[...]} */
-	const json_t *buffer; /* show buffer: {"buffer":{...},"pgs":[...]} */
-	const json_t *drops;  /* show drops:  {"drops":[...]} */
-	const json_t *lb;     /* show lb:     {"groups":[...]} */
-	const json_t *punt;   /* show punt:   {"punt":[...]} */
-	const json_t *llr;    /* show llr:    {"llr":[...]} */
+	const json_t *ports;   /* show ports:  {"ports":[...]} */
+	const json_t *queues;  /* show queues: {"queues":[...]} */
+	const json_t *pfc;     /* show pfc:    {"pfc":[...]} */
+	const json_t *buffer;  /* show buffer: {"buffer":{...},"pgs":[...]} */
+	const json_t *drops;   /* show drops:  {"drops":[...]} */
+	const json_t *lb;      /* show lb:     {"groups":[...]} */
+	const json_t *punt;    /* show punt:   {"punt":[...]} */
+	const json_t *llr;     /* show llr:    {"llr":[...]} */
+	const json_t *workers; /* show workers: {"workers":[...]} */
+	const json_t *cbfc;    /* show cbfc:    {"cbfc":[...]} */
 };
 
 /**

@@ -2,7 +2,7 @@
 /* Copyright (c) 2026 The railsw authors */
 
 /*
- * DPDK telemetry commands /railsw/ports|queues|pfc|lb|drops|totals|buffer|punt|llr
+ * DPDK telemetry commands /railsw/ports|queues|pfc|lb|drops|totals|buffer|punt|llr|workers|cbfc
  * (docs/observability.md).
  * The callbacks run on DPDK's telemetry thread, which must never touch the control
  * thread's state, so the control thread runs the `show` commands of docs/cli.md through
@@ -52,15 +52,18 @@ enum rsw_tel_table {
 	RSW_TEL_BUFFER,
 	RSW_TEL_PUNT,
 	RSW_TEL_LLR,
+	RSW_TEL_WORKERS,
+	RSW_TEL_CBFC,
 	RSW_TEL_N,
 };
 
 /* The table each snapshot entry holds (rsw_table.h): its command and the key of its rows. */
 static const struct rsw_table_def *const tel_table[RSW_TEL_N] = {
-	[RSW_TEL_PORTS] = &rsw_table_ports, [RSW_TEL_QUEUES] = &rsw_table_queues,
-	[RSW_TEL_PFC] = &rsw_table_pfc,     [RSW_TEL_LB] = &rsw_table_lb_groups,
-	[RSW_TEL_DROPS] = &rsw_table_drops, [RSW_TEL_BUFFER] = &rsw_table_buffer,
-	[RSW_TEL_PUNT] = &rsw_table_punt,   [RSW_TEL_LLR] = &rsw_table_llr,
+	[RSW_TEL_PORTS] = &rsw_table_ports,     [RSW_TEL_QUEUES] = &rsw_table_queues,
+	[RSW_TEL_PFC] = &rsw_table_pfc,         [RSW_TEL_LB] = &rsw_table_lb_groups,
+	[RSW_TEL_DROPS] = &rsw_table_drops,     [RSW_TEL_BUFFER] = &rsw_table_buffer,
+	[RSW_TEL_PUNT] = &rsw_table_punt,       [RSW_TEL_LLR] = &rsw_table_llr,
+	[RSW_TEL_WORKERS] = &rsw_table_workers, [RSW_TEL_CBFC] = &rsw_table_cbfc,
 };
 
 /*
@@ -436,6 +439,46 @@ tel_punt_locked(struct rte_tel_data *d)
 	return 0;
 }
 
+/*
+ * /railsw/workers: {"0": {worker, lcore, rx_queues, rx_packets, ...}, ...}, rx_queues as one
+ * string "p0:0,p1:0" (telemetry dicts hold no lists of strings inside containers).
+ */
+static int
+tel_workers_locked(struct rte_tel_data *d)
+{
+	const json_t *rows = snap_list(RSW_TEL_WORKERS), *row, *q;
+	char key[16], qs[RTE_TEL_MAX_STRING_LEN];
+	size_t i, j, len;
+
+	if (rows == NULL)
+		return tel_error(d, "no data yet");
+	rte_tel_data_start_dict(d);
+	json_array_foreach(rows, i, row)
+	{
+		struct rte_tel_data *c = tel_dict_of(row);
+
+		if (c == NULL)
+			continue;
+		qs[0] = '\0';
+		len = 0;
+		json_array_foreach(json_object_get(row, "rx_queues"), j, q)
+		{
+			int n = snprintf(qs + len, sizeof(qs) - len, "%s%s", j ? "," : "",
+					 json_string_value(q) ?: "");
+
+			if (n < 0 || (size_t)n >= sizeof(qs) - len)
+				break;
+			len += (size_t)n;
+		}
+		rte_tel_data_add_dict_string(c, "rx_queues", qs);
+		snprintf(key, sizeof(key), "%" JSON_INTEGER_FORMAT,
+			 json_integer_value(json_object_get(row, "worker")));
+		if (rte_tel_data_add_dict_container(d, key, c, 0) != 0)
+			rte_tel_data_free(c);
+	}
+	return 0;
+}
+
 /* /railsw/buffer: {total, used, headroom_reserved, watermark}. */
 static int
 tel_buffer_locked(struct rte_tel_data *d)
@@ -467,6 +510,8 @@ tel_cb(const char *cmd, const char *params, struct rte_tel_data *d)
 		ret = tel_port_rows_locked(RSW_TEL_QUEUES, "tc", cmd, params, d);
 	else if (strcmp(cmd, "/railsw/pfc") == 0)
 		ret = tel_port_rows_locked(RSW_TEL_PFC, "priority", cmd, params, d);
+	else if (strcmp(cmd, "/railsw/cbfc") == 0)
+		ret = tel_port_rows_locked(RSW_TEL_CBFC, "vc", cmd, params, d);
 	else if (strcmp(cmd, "/railsw/lb") == 0)
 		ret = tel_lb_locked(params, d);
 	else if (strcmp(cmd, "/railsw/drops") == 0)
@@ -477,6 +522,8 @@ tel_cb(const char *cmd, const char *params, struct rte_tel_data *d)
 		ret = tel_buffer_locked(d);
 	else if (strcmp(cmd, "/railsw/punt") == 0)
 		ret = tel_punt_locked(d);
+	else if (strcmp(cmd, "/railsw/workers") == 0)
+		ret = tel_workers_locked(d);
 	else
 		ret = -EINVAL;
 	pthread_mutex_unlock(&rsw_tel.lock);
@@ -529,6 +576,11 @@ rsw_telemetry_init(const struct rsw_config *cfg)
 		{"/railsw/punt", "Punted frames by class (show punt). Takes no parameters"},
 		{"/railsw/llr",
 		 "Link-Level Retry state and counters (show llr). Parameters: [port name]"},
+		{"/railsw/workers",
+		 "Per worker: rx queues, frames received, sent and handed off, busy % (show "
+		 "workers). Takes no parameters"},
+		{"/railsw/cbfc",
+		 "Credit-based flow control per lossless TC (show cbfc). Parameters: port name"},
 	};
 	unsigned int i;
 	int ret;

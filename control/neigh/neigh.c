@@ -5,8 +5,10 @@
  * Neighbour resolution on the control thread (docs/architecture.md, docs/routing.md): one
  * family-agnostic state machine (incomplete, reachable, stale, failed, static) that
  * resolves next hops and hosts on connected subnets (solicit, retry, age) and holds up
- * to three packets per unresolved neighbour. It solicits with ARP requests (RFC 826) and
- * NS (RFC 4861 §7.2.2). The bottom of the neighbour area, it calls none of the other files:
+ * to three packets per unresolved neighbour. One that failed is asked again on traffic to it
+ * (a round a second at most, as Linux's neighbour table restarts a failed entry on traffic)
+ * and, a next hop of the tables, now and then with a back-off of 2 s doubling to 60 s. It
+ * solicits with ARP requests (RFC 826) and NS (RFC 4861 §7.2.2). The bottom of the neighbour area, it calls none of the other files:
  * it holds what they share (the control thread's transmit, reply frames, the `show icmp`
  * counters); ARP (arp.c) and Neighbor Discovery (nd.c) answer for the switch's addresses and
  * report what they learn with rsw_ctl_neigh_learn; punt.c hands it the packets waiting for
@@ -19,6 +21,7 @@
 #include <time.h>
 
 #include <rte_arp.h>
+#include <rte_common.h>
 #include <rte_ether.h>
 #include <rte_ip.h>
 #include <rte_lcore.h>
@@ -35,7 +38,9 @@
 #define NEIGH_PROBES         3      /* requests before giving up */
 #define NEIGH_RETRY_MS       1000   /* between requests */
 #define NEIGH_REACHABLE_MS   300000 /* a resolved entry is re-probed after this */
-#define NEIGH_FAILED_HOLD_MS 1000   /* a failed entry is not retried sooner */
+#define NEIGH_FAILED_HOLD_MS 1000   /* traffic does not retry a failed entry sooner */
+#define NEIGH_BACKOFF_MIN_MS 2000   /* a failed next hop is asked again after this, */
+#define NEIGH_BACKOFF_MAX_MS 60000  /* then twice as long each time, up to this */
 #define ND_PKT_LEN           (RSW_IP6_HDR_LEN + RSW_ND_LEN)
 
 enum neigh_state {
@@ -51,11 +56,13 @@ struct ctl_neigh {
 	uint8_t state; /* enum neigh_state */
 	uint8_t probes;
 	uint8_t n_held;
+	uint8_t wanted; /* a next hop of the tables (rsw_ctl_neigh_want): asked again when failed */
 	uint8_t mac[6];
 	uint16_t port;
 	struct rsw_ip ip;
-	uint64_t updated_ms;
-	uint64_t next_probe_ms;
+	uint64_t updated_ms;    /* last change of state (failed: when the last round gave up) */
+	uint64_t next_probe_ms; /* incomplete, stale: the next request; failed: the next retry */
+	uint32_t backoff_ms;    /* failed and wanted: the wait before the next retry */
 	struct rte_mbuf *held[NEIGH_HOLD];
 };
 
@@ -352,6 +359,7 @@ resolved(uint32_t idx, const uint8_t *mac, uint64_t now)
 	memcpy(n->mac, mac, 6);
 	n->state = NS_REACHABLE;
 	n->probes = 0;
+	n->backoff_ms = 0;
 	n->updated_ms = now;
 	rsw_neigh_set(idx, mac);
 	flush_held(n);
@@ -373,6 +381,7 @@ rsw_ctl_neigh_want(const struct rsw_ip *ip, uint16_t port)
 
 	if (idx < 0)
 		return idx;
+	neighs[idx].wanted = 1;
 	if (neighs[idx].state == NS_NONE) {
 		uint8_t mac[RTE_ETHER_ADDR_LEN];
 
@@ -562,6 +571,25 @@ drop:
 	rsw_drop(ctl_stats(), meta->in_port, &m, 1, RSW_PC_neigh_unresolved);
 }
 
+/*
+ * A round of requests went unanswered: the MAC is forgotten (the group member goes down),
+ * what waits is dropped, and a next hop is asked again after its back-off (kept from the
+ * rounds before: traffic may start a round sooner, rsw_ctl_neigh_unresolved).
+ */
+static void
+neigh_failed(uint32_t idx, uint64_t now_ms)
+{
+	struct ctl_neigh *n = &neighs[idx];
+
+	n->state = NS_FAILED;
+	n->updated_ms = now_ms;
+	if (n->backoff_ms == 0)
+		n->backoff_ms = NEIGH_BACKOFF_MIN_MS;
+	n->next_probe_ms = now_ms + n->backoff_ms;
+	rsw_neigh_set(idx, NULL);
+	drop_held(n);
+}
+
 void
 rsw_ctl_neigh_timer(uint64_t now_ms)
 {
@@ -581,11 +609,19 @@ rsw_ctl_neigh_timer(uint64_t now_ms)
 				neigh_solicit(n);
 				break;
 			}
-			/* No answer: forget the MAC, drop what waits. */
-			n->state = NS_FAILED;
-			n->updated_ms = now_ms;
-			rsw_neigh_set(i, NULL);
-			drop_held(n);
+			neigh_failed(i, now_ms);
+			break;
+		case NS_FAILED:
+			/*
+			 * A next hop that failed: one request now and then, twice as far apart
+			 * each time (an answer resolves it, rsw_ctl_neigh_learn); a host only
+			 * traffic asked for is asked again on traffic alone.
+			 */
+			if (!n->wanted || now_ms < n->next_probe_ms)
+				break;
+			neigh_solicit(n);
+			n->backoff_ms = RTE_MIN(2 * n->backoff_ms, (uint32_t)NEIGH_BACKOFF_MAX_MS);
+			n->next_probe_ms = now_ms + n->backoff_ms;
 			break;
 		case NS_REACHABLE:
 			if (now_ms - n->updated_ms >= NEIGH_REACHABLE_MS) {
@@ -611,6 +647,8 @@ state_name(uint8_t s)
 		return "reachable";
 	case NS_STALE:
 		return "stale";
+	case NS_FAILED:
+		return "failed";
 	default:
 		return "incomplete";
 	}

@@ -52,11 +52,15 @@ int rsw_ctl_neigh_want(const struct rsw_ip *ip, uint16_t port);
 /**
  * A routed packet whose neighbour is not resolved (RSW_PUNT_NEIGH): sent at once if the
  * neighbour resolved since, else held (up to three per neighbour) while it is solicited, else
- * dropped (neigh_unresolved). Consumes m.
+ * dropped (neigh_unresolved). A neighbour that failed is solicited again (a new round of
+ * requests) by a packet that comes a second or more after the last round gave up. Consumes m.
  */
 void rsw_ctl_neigh_unresolved(struct rte_mbuf *m);
 
-/** Retries, ageing, expiry of held packets. Call a few times a second. */
+/**
+ * Retries, ageing, expiry of held packets, and the next hops that failed asked again (one
+ * request after 2 s, then twice as far apart each time, up to 60 s). Call a few times a second.
+ */
 void rsw_ctl_neigh_timer(uint64_t now_ms);
 
 /** `show neighbors`: {"neighbors":[{"ip","mac","port","state"}]}. */

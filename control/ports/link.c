@@ -159,6 +159,50 @@ llr_create(uint16_t p, const struct rsw_cfg_port *cp, const struct rsw_config *c
 	return 0;
 }
 
+/* What the receiver grants per VC by default: the PG's XOFF threshold (dynamic: alpha × total). */
+static uint64_t
+cbfc_default_buffer(const struct rsw_config *cfg)
+{
+	const struct rsw_cfg_qos *q = &cfg->qos;
+	uint64_t b = q->pfc.xoff;
+
+	if (q->pfc.dynamic)
+		b = (uint64_t)(q->pfc.alpha * (double)q->buffer_total);
+	return RTE_MIN(b, q->buffer_total);
+}
+
+static int
+cbfc_create(uint16_t p, const struct rsw_cfg_port *cp, const struct rsw_config *cfg)
+{
+	struct rsw_cbfc_params prm;
+	struct rsw_link_cbfc *lc;
+	uint64_t buf = cp->cbfc.buffer ? cp->cbfc.buffer : cbfc_default_buffer(cfg);
+
+	rsw_cbfc_params_default(&prm);
+	prm.vcs = cfg->qos.lossless;
+	prm.fallback = (uint8_t)cp->cbfc.fallback;
+	prm.reliable = cp->llr; /* LLR replays what the wire loses */
+	prm.bytes_per_credit = cp->cbfc.bytes_per_credit;
+	prm.buffer_bytes = (uint32_t)RTE_MIN(buf, (uint64_t)UINT32_MAX);
+	prm.session = (uint32_t)rte_rdtsc(); /* a restarted switch starts another session */
+	/* A software peer answers within its wake-up: updates no tighter than that. */
+	prm.update_interval_ns = RTE_MAX(prm.update_interval_ns, 2000ull * cfg->sw.idle_sleep_us);
+	if (cfg->qos.pfcwd.action != RSW_PFCWD_OFF)
+		prm.watchdog_ns = (uint64_t)cfg->qos.pfcwd.detect_ms * 1000000ull;
+	lc = rte_zmalloc("rsw_link_cbfc", sizeof(*lc), RTE_CACHE_LINE_SIZE);
+	if (lc == NULL)
+		return -ENOMEM;
+	lc->port = p;
+	if (rsw_cbfc_init(&lc->c, &prm) != 0) {
+		rte_free(lc);
+		return -EINVAL;
+	}
+	rsw_cbfc_start(&lc->c, rsw_link_now_ns());
+	rsw_qos.port[p].llr = 1; /* never idle: every frame through the scheduler's credit gate */
+	rsw_links[p].cbfc = lc;
+	return 0;
+}
+
 static int
 link_init(const struct rsw_config *cfg)
 {
@@ -172,6 +216,11 @@ link_init(const struct rsw_config *cfg)
 
 		if (cp->llr && (ret = llr_create(p, cp, cfg)) != 0) {
 			RTE_LOG(ERR, USER1, "railsw: port %s: cannot set up LLR: %s\n", cp->name,
+				strerror(-ret));
+			return ret;
+		}
+		if (cp->cbfc.enable && (ret = cbfc_create(p, cp, cfg)) != 0) {
+			RTE_LOG(ERR, USER1, "railsw: port %s: cannot set up CBFC: %s\n", cp->name,
 				strerror(-ret));
 			return ret;
 		}
@@ -193,9 +242,15 @@ link_fini(void)
 	for (p = 0; p < RSW_MAX_PORTS; p++) {
 		struct rsw_link_llr *ll = rsw_links[p].llr;
 		struct rsw_link_impair *li = rsw_links[p].im;
+		struct rsw_link_cbfc *lc = rsw_links[p].cbfc;
 
 		rsw_links[p].llr = NULL;
 		rsw_links[p].im = NULL;
+		rsw_links[p].cbfc = NULL;
+		if (lc != NULL) {
+			rte_free(lc);
+			rsw_qos.port[p].llr = 0;
+		}
 		if (ll != NULL) {
 			rsw_llr_stop(ll->l);
 			if (ll->n_held)

@@ -6,8 +6,8 @@
  * loader so that `railsw --check` and start-up report them alike, as FILE:LINE errors among
  * the others: the driver name is one this DPDK has, a PCI address is well formed, no two
  * ports name one device, one TAP interface or one vhost socket, the socket directories of
- * net_memif and net_vhost exist, the MTU fits net_af_xdp's frames. A port with `llr` on a
- * kind that can have no railsw peer (net_null, net_pcap) gets a warning. The checks that need
+ * net_memif and net_vhost exist, the MTU fits net_af_xdp's frames. A port with `llr` or `cbfc`
+ * on a kind that can have no railsw peer (net_null, net_pcap) gets a warning. The checks that need
  * the device (an AF_XDP interface and its channels) stay in rsw_ports_precheck. Control
  * thread, before rte_eal_init.
  */
@@ -291,6 +291,12 @@ check_port(const struct rsw_config *cfg, uint16_t p, struct rsw_cfg_report *r)
 			r, cp->llr_line > 0 ? cp->llr_line : cp->line,
 			"port %s: 'llr' on a %s port, which has no railsw peer to "
 			"answer it",
+			cp->name, k->name);
+	if (cp->cbfc.enable && k->no_peer)
+		rsw_config_report_warning(
+			r, cp->cbfc.line > 0 ? cp->cbfc.line : cp->line,
+			"port %s: 'cbfc' on a %s port, which has no railsw peer to "
+			"grant it credits",
 			cp->name, k->name);
 }
 

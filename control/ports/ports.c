@@ -34,8 +34,6 @@
 RTE_LOG_REGISTER(rsw_logtype_ports, rsw.ports, INFO);
 #define PORTS_LOG(level, ...) rte_log(RTE_LOG_##level, rsw_logtype_ports, "railsw: " __VA_ARGS__)
 
-#define RSW_RX_DESC 512
-#define RSW_TX_DESC 512
 /* Rx queues of one port a worker may poll (struct rsw_worker holds RSW_MAX_PORTS * 4). */
 #define RSW_RXQ_PER_WORKER 4
 /* net_af_xdp's UMEM chunks are mempool objects: the kernel wants at least 2048 bytes. */
@@ -139,6 +137,7 @@ static const struct rsw_config *ports_cfg;
 static uint16_t ports_up;                                     /* ports 0..ports_up-1 started */
 static char port_driver[RSW_MAX_PORTS][RTE_DEV_NAME_MAX_LEN]; /* driver name of each port */
 static bool port_mac_ctrl[RSW_MAX_PORTS];                     /* MAC-control frames carried */
+static bool port_rss_hash[RSW_MAX_PORTS]; /* frames carry the NIC's RSS hash (RX_RSS_HASH) */
 
 unsigned int
 rsw_port_kind_count(void)
@@ -276,6 +275,12 @@ rsw_port_kind_name(uint16_t p)
 }
 
 bool
+rsw_port_rss_hash(uint16_t p)
+{
+	return p < RSW_MAX_PORTS && port_rss_hash[p];
+}
+
+bool
 rsw_port_mac_ctrl(uint16_t p)
 {
 	return p < RSW_MAX_PORTS && port_mac_ctrl[p];
@@ -311,8 +316,8 @@ port_queues(const struct rsw_cfg_port *cp, const struct rsw_port_kind *k,
 			return -EINVAL;
 		}
 	}
-	if (n == 0 || cp->llr)
-		n = 1; /* LLR: one ordered stream, polled by the port's owner (docs/link.md) */
+	if (n == 0 || cp->llr || cp->cbfc.enable)
+		n = 1; /* LLR, CBFC: one ordered stream, polled by the port's owner (docs/link.md) */
 	*rss = *rss && n > 1;
 	*nrxq = (uint16_t)n;
 	if (cp->llr || policy == RSW_PORT_Q_ONE)
@@ -349,13 +354,15 @@ port_setup(uint16_t p, const struct rsw_cfg_port *cp, struct rte_mempool *pool,
 	   unsigned int n_workers, char *err, size_t errlen)
 {
 	const struct rsw_port_kind *k = rsw_port_kind_of(cp->devargs);
-	struct rte_eth_conf conf = {0};
+	uint8_t rss_key[RSW_PORT_RSS_KEY_MAX];
+	struct rte_mempool *rx_pool;
+	struct rte_eth_conf conf;
 	struct rte_eth_dev_info info;
 	struct rte_eth_txconf txc;
 	struct rte_eth_fc_conf fc;
 	struct rte_ether_addr mac;
 	char name[RSW_DEVARGS_LEN];
-	uint16_t eth, nrxq, ntxq, q;
+	uint16_t eth, nrxq, ntxq, nrxd, ntxd, q;
 	bool rss;
 	int ret;
 
@@ -374,16 +381,11 @@ port_setup(uint16_t p, const struct rsw_cfg_port *cp, struct rte_mempool *pool,
 	ret = port_queues(cp, k, &info, n_workers, &nrxq, &ntxq, &rss, err, errlen);
 	if (ret != 0)
 		return ret;
-	if (rss) {
-		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
-		conf.rx_adv_conf.rss_conf.rss_hf =
-			info.flow_type_rss_offloads &
-			(RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP | RTE_ETH_RSS_TCP);
-	}
-	/* A port that checks IPv4 header checksums says so per frame (RX_IP_CKSUM_GOOD / BAD): the
-	 * parser then trusts it and computes the checksum only when the port does not know. */
-	conf.rxmode.offloads = info.rx_offload_capa & RTE_ETH_RX_OFFLOAD_IPV4_CKSUM;
-	conf.txmode.offloads = info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
+	ret = rsw_port_desc(ports_cfg, cp, &info, &nrxd, &ntxd, err, errlen);
+	if (ret != 0)
+		return ret;
+	rsw_port_conf(ports_cfg, cp, &info, rss, rsw_pools_count() <= 1, &conf, rss_key);
+	port_rss_hash[p] = rss && (conf.rxmode.offloads & RTE_ETH_RX_OFFLOAD_RSS_HASH) != 0;
 	ret = rte_eth_dev_configure(eth, nrxq, ntxq, &conf);
 	if (ret != 0)
 		goto fail;
@@ -394,16 +396,18 @@ port_setup(uint16_t p, const struct rsw_cfg_port *cp, struct rte_mempool *pool,
 			 strerror(-ret));
 		return ret;
 	}
+	/* The pool of the device's NUMA socket (the main one's for virtual devices). */
+	rx_pool = rsw_pools_count() != 0 ? rsw_pool_of_socket(rte_eth_dev_socket_id(eth)) : pool;
 	for (q = 0; q < nrxq; q++) {
-		ret = rte_eth_rx_queue_setup(eth, q, RSW_RX_DESC, rte_eth_dev_socket_id(eth), NULL,
-					     pool);
+		ret = rte_eth_rx_queue_setup(eth, q, nrxd, rte_eth_dev_socket_id(eth), NULL,
+					     rx_pool);
 		if (ret != 0)
 			goto fail;
 	}
 	txc = info.default_txconf;
 	txc.offloads = conf.txmode.offloads;
 	for (q = 0; q < ntxq; q++) {
-		ret = rte_eth_tx_queue_setup(eth, q, RSW_TX_DESC, rte_eth_dev_socket_id(eth), &txc);
+		ret = rte_eth_tx_queue_setup(eth, q, ntxd, rte_eth_dev_socket_id(eth), &txc);
 		if (ret != 0)
 			goto fail;
 	}

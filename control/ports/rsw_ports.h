@@ -86,6 +86,9 @@ uint16_t rsw_ports_min_data_room(const struct rsw_config *cfg);
 /** The DPDK driver name of port p once set up ("net_memif", "net_ice"), or "". */
 const char *rsw_port_kind_name(uint16_t p);
 
+/** Whether port p's frames carry the NIC's RSS hash (RSS over 2+ queues, RX_RSS_HASH). */
+bool rsw_port_rss_hash(uint16_t p);
+
 /** Whether port p carries MAC-control frames, so PFC and PAUSE work on it. */
 bool rsw_port_mac_ctrl(uint16_t p);
 
@@ -102,6 +105,58 @@ void rsw_ports_close(void);
 
 /** Point ports.c at a reloaded configuration (its ports are the same). */
 void rsw_ports_set_config(const struct rsw_config *cfg);
+
+/* The longest RSS key railsw gives a PMD (hash_key_size: 40 or 52 on most NICs). */
+#define RSW_PORT_RSS_KEY_MAX 64
+
+struct rte_eth_conf;
+struct rte_eth_dev_info;
+
+/** The RSS key of len bytes railsw gives every port with RSS (port_conf.c): the symmetric
+ * 0x6d5a pattern, or the fixed key of the load balancer's Toeplitz hash. */
+void rsw_port_rss_key(bool symmetric, uint8_t *key, size_t len);
+
+/**
+ * The rte_eth_conf of port cp (port_conf.c): RSS (rss: more than one rx queue) with railsw's
+ * key in key (switch.rss.symmetric), IPv4 checksum and RSS hash offloads where the PMD has
+ * them, MBUF_FAST_FREE where it has it unless the port has LLR or the mbufs come from more
+ * than one pool (one_pool false).
+ */
+void rsw_port_conf(const struct rsw_config *cfg, const struct rsw_cfg_port *cp,
+		   const struct rte_eth_dev_info *info, bool rss, bool one_pool,
+		   struct rte_eth_conf *conf, uint8_t key[RSW_PORT_RSS_KEY_MAX]);
+
+/**
+ * Descriptors per rx and tx queue of port cp: ports[].rx_desc / tx_desc when the PMD's
+ * limits (info) take them; a default that does not fit is brought within them.
+ * @return 0, or -EINVAL with "FILE:LINE: port NAME: rx_desc N: the PMD takes MIN..MAX ..."
+ */
+int rsw_port_desc(const struct rsw_config *cfg, const struct rsw_cfg_port *cp,
+		  const struct rte_eth_dev_info *info, uint16_t *nrxd, uint16_t *ntxd, char *err,
+		  size_t errlen);
+
+/** Read the link speed of ports without `speed:` again; a known new one replaces the
+ * shaper's and PFC timing's (rsw_qos.port[].speed_bps). @return ports changed. */
+unsigned int rsw_ports_speed_poll(void);
+
+/**
+ * The mbuf pools (pools.c): one per NUMA socket in use (the main lcore's and each port's
+ * device's), each sized for every port's descriptors and the shared buffer.
+ * @return the main lcore's socket's pool, or NULL (rte_errno set; none left behind).
+ */
+struct rte_mempool *rsw_pools_create(const struct rsw_config *cfg, unsigned int n_workers);
+
+/** The pool of NUMA socket s (SOCKET_ID_ANY or a socket without one: the main one's). */
+struct rte_mempool *rsw_pool_of_socket(int s);
+
+/** How many pools there are (1 on a machine, or a configuration, of one socket). */
+unsigned int rsw_pools_count(void);
+
+/** Mbufs in use and in total over every pool (`show buffer`). */
+void rsw_pools_usage(uint64_t *in_use, uint64_t *total);
+
+/** Free every pool. */
+void rsw_pools_free(void);
 
 /** Speed the port runs at, in bit/s: config `speed`, else link speed, else 0. */
 uint64_t rsw_port_speed(uint16_t p);

@@ -7,7 +7,9 @@
  * down (except TAP ports, whose kernel side reports link down once moved into
  * a namespace while still carrying traffic), or when its neighbour could not
  * be resolved. Workers read the per-group masks; a member that goes down loses
- * only its own flows (rsw_lb_select re-hashes them over the live members).
+ * only its own flows (rsw_lb_select re-hashes them over the live members). The members
+ * down only for their neighbour are published too (rsw_lb_ask): a group left with no live
+ * member sends its frames their way, to be punted and ask the neighbour again.
  */
 
 #include <string.h>
@@ -36,16 +38,22 @@ port_up(uint16_t p)
 	return link.link_status == RTE_ETH_LINK_UP;
 }
 
+/* The live members of g; in *ask those down only because their neighbour failed. */
 static uint16_t
-group_live(const struct rsw_tables *t, const struct rsw_group *g, const bool *up)
+group_live(const struct rsw_tables *t, const struct rsw_group *g, const bool *up, uint16_t *ask)
 {
 	uint16_t live = 0;
 	uint32_t j;
 
+	*ask = 0;
 	for (j = 0; j < g->n_members; j++) {
 		const struct rsw_nexthop *nh = &t->nh[g->members[j]];
 
-		if (up[nh->port] && !rsw_fib_main.neigh[nh->neigh].failed)
+		if (!up[nh->port])
+			continue;
+		if (rsw_fib_main.neigh[nh->neigh].failed)
+			*ask |= (uint16_t)(1u << j);
+		else
 			live |= (uint16_t)(1u << j);
 	}
 	return live;
@@ -72,9 +80,12 @@ rsw_ctl_lb_masks(const struct rsw_tables *t)
 		return;
 	for (p = 0; p < rsw_dp.n_ports; p++)
 		seen_up[p] = up[p] = port_up(p);
-	for (g = 0; g < t->n_groups; g++)
-		__atomic_store_n(&rsw_lb_down[g], (uint16_t)~group_live(t, &t->groups[g], up),
-				 __ATOMIC_RELAXED);
+	for (g = 0; g < t->n_groups; g++) {
+		uint16_t ask, live = group_live(t, &t->groups[g], up, &ask);
+
+		__atomic_store_n(&rsw_lb_ask[g], ask, __ATOMIC_RELAXED);
+		__atomic_store_n(&rsw_lb_down[g], (uint16_t)~live, __ATOMIC_RELAXED);
+	}
 }
 
 bool

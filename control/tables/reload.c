@@ -37,6 +37,8 @@ restart_key(const struct rsw_config *o, const struct rsw_config *n, char *buf, s
 		return "switch.name";
 	if (o->sw.role != n->sw.role)
 		return "switch.role";
+	if (o->sw.rss_symmetric != n->sw.rss_symmetric)
+		return "switch.rss";
 	if (o->n_ports != n->n_ports)
 		return "ports";
 	for (p = 0; p < o->n_ports; p++) {
@@ -63,6 +65,15 @@ restart_key(const struct rsw_config *o, const struct rsw_config *n, char *buf, s
 			k = "ipv6";
 		else if (a->llr != b->llr || (a->llr && a->llr_fallback != b->llr_fallback))
 			k = "llr";
+		else if (a->cbfc.enable != b->cbfc.enable ||
+			 (a->cbfc.enable && (a->cbfc.bytes_per_credit != b->cbfc.bytes_per_credit ||
+					     a->cbfc.buffer != b->cbfc.buffer ||
+					     a->cbfc.fallback != b->cbfc.fallback)))
+			k = "cbfc";
+		else if (a->rx_desc != b->rx_desc)
+			k = "rx_desc";
+		else if (a->tx_desc != b->tx_desc)
+			k = "tx_desc";
 		if (k != NULL) {
 			snprintf(buf, len, "ports.%s.%s", a->name, k);
 			return buf;

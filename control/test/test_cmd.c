@@ -295,7 +295,8 @@ test_describe(void **state)
 	assert_non_null(d);
 	assert_int_equal(json_object_size(d), 1);
 	assert_int_equal(json_array_size(json_object_get(d, "tables")),
-			 16); /* show drops totals, show punt, show kif, show llr */
+			 18); /* show drops totals, show punt, show kif, show llr, show workers,
+			       show cbfc */
 	json_array_foreach(json_object_get(d, "tables"), i, t)
 	{
 		assert_int_equal(json_object_size(t), 3);
@@ -316,11 +317,11 @@ test_describe(void **state)
 		}
 	}
 	/* Every port counter of the X-macro (punt_policed among them), rx_missed from the PMD, and
-	 * the rest (link_state and peer_down included): 37, and 11 of the link layer (impair_*,
-	 * llr_*). */
+	 * the rest (link_state and peer_down included): 37, and 14 of the link layer (impair_*,
+	 * llr_*, cbfc_*). */
 	ports = described(d, "show ports", "ports");
 	assert_non_null(ports);
-	assert_int_equal(json_array_size(json_object_get(ports, "fields")), 48);
+	assert_int_equal(json_array_size(json_object_get(ports, "fields")), 51);
 	assert_string_equal(kind_of(ports, "peer_down"), "state");
 	for (i = 0; i < RSW_N_PORT_CTRS; i++)
 		assert_string_equal(kind_of(ports, rsw_port_ctr_name(i)), "counter");

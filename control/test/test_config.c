@@ -143,6 +143,15 @@ test_wrong_types(void **state)
 		   "t.yaml:6: 'mtu' must be an integer");
 	expect_err("switch:\n  name: a\nports:\n  - name: p0\n    devargs: x\n    mtu: 1500.5\n",
 		   "t.yaml:6: 'mtu' must be an integer");
+	expect_err("switch:\n  name: a\nports:\n  - name: p0\n    devargs: x\n    rx_desc: 0\n",
+		   "t.yaml:6: 'rx_desc' must be between 1 and 32768 (got 0)");
+	expect_err("switch:\n  name: a\nports:\n  - name: p0\n    devargs: x\n    tx_desc: 65536\n",
+		   "t.yaml:6: 'tx_desc' must be between 1 and 32768 (got 65536)");
+	expect_err("switch:\n  name: a\n  rss: { symmetric: maybe }\nports:\n  - { name: p0, "
+		   "devargs: x }\n",
+		   "t.yaml:3: 'symmetric' must be true or false (got 'maybe')");
+	expect_err("switch:\n  name: a\n  rss: { key: 1 }\nports:\n  - { name: p0, devargs: x }\n",
+		   "t.yaml:3: unknown key 'key' in 'switch.rss'");
 	expect_err("switch: [a]\n", "t.yaml:1: 'switch' must be a mapping");
 	expect_err("switch:\n  name: a\nports: p0\n", "t.yaml:3: 'ports' must be a list");
 	expect_err("switch:\n  name: a\nports:\n  - p0\n",
@@ -413,7 +422,7 @@ test_lb(void **state)
 	expect_err(HEAD "load_balance:\n  hash_fields: []\n",
 		   "t.yaml:7: 'hash_fields' must list at least one field");
 	expect_err(HEAD "load_balance:\n  hash_algorithm: md5\n",
-		   "t.yaml:7: 'hash_algorithm' must be crc32 | toeplitz (got 'md5')");
+		   "t.yaml:7: 'hash_algorithm' must be crc32 | toeplitz | nic (got 'md5')");
 	expect_err(HEAD "load_balance:\n  spray: rr\n",
 		   "t.yaml:7: 'spray' must be round-robin | random (got 'rr')");
 	expect_err(HEAD "load_balance:\n  flowlet_timeout_us: 0\n",

@@ -94,6 +94,45 @@ static const char full_yaml[] =
 	"  telemetry: false\n"
 	"  metrics_listen: 127.0.0.1:9417\n";
 
+/* ports[].rx_desc / tx_desc and switch.rss: the values and the lines (start refuses a count
+ * the PMD cannot take with this line), and `show config`'s JSON. */
+static void
+test_desc_rss(void **state)
+{
+	struct rsw_config *cfg = expect_ok("switch:\n"
+					   "  name: s\n"
+					   "  rss: { symmetric: true }\n"
+					   "ports:\n"
+					   "  - name: p0\n"
+					   "    devargs: net_tap0\n"
+					   "    rx_desc: 2048\n"
+					   "    tx_desc: 512\n"
+					   "  - { name: p1, devargs: net_tap1 }\n"
+					   "load_balance: { hash_algorithm: nic }\n");
+	json_t *j = rsw_config_to_json(cfg), *p;
+
+	(void)state;
+	assert_true(cfg->sw.rss_symmetric);
+	assert_int_equal(cfg->ports[0].rx_desc, 2048);
+	assert_int_equal(cfg->ports[0].tx_desc, 512);
+	assert_int_equal(cfg->ports[0].rx_desc_line, 7);
+	assert_int_equal(cfg->ports[0].tx_desc_line, 8);
+	assert_int_equal(cfg->ports[1].rx_desc, RSW_CFG_RX_DESC);
+	assert_int_equal(cfg->ports[1].rx_desc_line, 0);
+	assert_int_equal(cfg->lb.hash_algorithm, RSW_HASH_NIC);
+	assert_non_null(j);
+	p = json_array_get(json_object_get(j, "ports"), 0);
+	assert_int_equal(json_integer_value(json_object_get(p, "rx_desc")), 2048);
+	assert_int_equal(json_integer_value(json_object_get(p, "tx_desc")), 512);
+	assert_true(json_is_true(json_object_get(
+		json_object_get(json_object_get(j, "switch"), "rss"), "symmetric")));
+	assert_string_equal(json_string_value(json_object_get(json_object_get(j, "load_balance"),
+							      "hash_algorithm")),
+			    "nic");
+	json_decref(j);
+	rsw_config_free(cfg);
+}
+
 static void
 test_full_example(void **state)
 {
@@ -170,6 +209,10 @@ test_full_example(void **state)
 	assert_int_equal(cfg->lb.flowlet_timeout_us, 75);
 	assert_int_equal(cfg->lb.hash_seed, 4294967295u);
 	assert_true(cfg->lb.hash_symmetric);
+	assert_false(cfg->sw.rss_symmetric);
+	assert_int_equal(cfg->ports[1].rx_desc, RSW_CFG_RX_DESC);
+	assert_int_equal(cfg->ports[1].tx_desc, RSW_CFG_TX_DESC);
+	assert_int_equal(cfg->ports[1].rx_desc_line, 0);
 
 	assert_int_equal(cfg->qos.trust, RSW_TRUST_DSCP);
 	assert_int_equal(cfg->qos.default_tc, 1);
@@ -302,6 +345,8 @@ test_json(void **state)
 	assert_string_equal(json_string_value(json_object_get(p, "ipv4")), "10.0.1.254/24");
 	assert_int_equal(json_integer_value(json_object_get(p, "mtu")), 9000);
 	assert_string_equal(json_string_value(json_object_get(p, "role")), "downlink");
+	assert_int_equal(json_integer_value(json_object_get(p, "rx_desc")), RSW_CFG_RX_DESC);
+	assert_int_equal(json_integer_value(json_object_get(p, "tx_desc")), RSW_CFG_TX_DESC);
 	p = json_array_get(json_object_get(j, "ports"), 2);
 	assert_true(json_is_null(json_object_get(p, "mac")));
 	assert_true(json_is_null(json_object_get(p, "speed")));
@@ -583,10 +628,15 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_full_example),    cmocka_unit_test(test_defaults),
-		cmocka_unit_test(test_misc_good),       cmocka_unit_test(test_json),
-		cmocka_unit_test(test_load_file),       cmocka_unit_test(test_shipped_configs),
-		cmocka_unit_test(test_port_impair_llr), cmocka_unit_test(test_route_distance),
+		cmocka_unit_test(test_full_example),
+		cmocka_unit_test(test_desc_rss),
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_misc_good),
+		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_load_file),
+		cmocka_unit_test(test_shipped_configs),
+		cmocka_unit_test(test_port_impair_llr),
+		cmocka_unit_test(test_route_distance),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,9 +6,10 @@
  * are never live; a member is not live while its port is administratively down, while its
  * link is down (ring PMD ports, whose link can be set down; a TAP port's link does not
  * count), or once its neighbour's resolution failed, and is live again when that ends; the
- * masks the workers read (rsw_lb_down) follow, per group, and a generation about to be
- * published gets masks by its own group numbering; the module, on the registry's schedule,
- * sees a link go down or come up within 5 ms.
+ * members down for their neighbour alone are the ones the workers may send to, to ask it
+ * again (rsw_lb_ask); the masks the workers read (rsw_lb_down) follow, per group, and a
+ * generation about to be published gets masks by its own group numbering; the module, on the
+ * registry's schedule, sees a link go down or come up within 5 ms.
  */
 
 #include <setjmp.h>
@@ -165,11 +166,23 @@ test_neighbour_failed(void **state)
 	rsw_ctl_neigh_timer(3000);
 	rsw_ctl_lb_poll();
 	assert_int_equal(live(b), 0x3);
+	assert_int_equal(rsw_lb_ask[b], 0);
 	/* No answer to the third request: failed, the member is down; the other group keeps both. */
 	rsw_ctl_neigh_timer(4000);
 	rsw_ctl_lb_poll();
 	assert_int_equal(live(b), 0x2);
 	assert_int_equal(live(a), 0x3);
+	/* Down for its neighbour alone: a member to ask it again through. */
+	assert_int_equal(rsw_lb_ask[b], 0x1);
+	assert_int_equal(rsw_lb_ask[a], 0);
+	/* Its port down too: not one to send to. */
+	rsw_port_set_admin(1, true);
+	rsw_ctl_lb_poll();
+	assert_int_equal(live(b), 0x2);
+	assert_int_equal(rsw_lb_ask[b], 0);
+	rsw_port_set_admin(1, false);
+	rsw_ctl_lb_poll();
+	assert_int_equal(rsw_lb_ask[b], 0x1);
 
 	/* It answers after all (an ARP reply to the switch): live again. */
 	memcpy(f,
@@ -184,6 +197,7 @@ test_neighbour_failed(void **state)
 	ct_punt(ct_mbuf(f, sizeof(f)), RSW_PUNT_ARP, 1, RSW_PK_ARP, 14);
 	rsw_ctl_lb_poll();
 	assert_int_equal(live(b), 0x3);
+	assert_int_equal(rsw_lb_ask[b], 0);
 	ct_flush();
 }
 

@@ -148,6 +148,10 @@ test_requires_restart(void **state)
 		{"10.0.2.254/24", "10.0.2.253/24", "ports.p1.ipv4"},
 		{"total: 4MB", "total: 8MB", "qos.buffer.total"},
 		{"lossless: [3]", "lossless: [3, 4]", "qos.lossless"},
+		{"mtu: 1500 }", "mtu: 1500, rx_desc: 2048 }", "ports.p0.rx_desc"},
+		{"mtu: 1500 }", "mtu: 1500, tx_desc: 256 }", "ports.p0.tx_desc"},
+		{"name: ut }", "name: ut, rss: { symmetric: true } }", "switch.rss"},
+		{"mtu: 1500", "mtu: 1500, cbfc: true", "ports.p0.cbfc"},
 	};
 	char msg[128];
 	size_t i;

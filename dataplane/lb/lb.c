@@ -38,10 +38,13 @@ rsw_lb_hash(const struct rsw_tables *t, const struct rte_mbuf *m, const struct r
 	struct rsw_lb_sel s;
 
 	rsw_lb_sel_init(&s, t);
+	if (unlikely(s.nic) && (m->ol_flags & RTE_MBUF_F_RX_RSS_HASH))
+		return rsw_lb_nic_hash(&s, m);
 	return rsw_lb_hash_parsed(&s, m, info);
 }
 
 uint16_t rsw_lb_down[RSW_MAX_GROUPS];
+uint16_t rsw_lb_ask[RSW_MAX_GROUPS];
 
 /* Uniform in [0, n). */
 static inline uint32_t

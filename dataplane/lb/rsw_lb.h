@@ -60,6 +60,7 @@ struct rsw_lb_sel {
 	uint16_t sport, dport;
 	uint16_t uet_sport; /* the source port of a UET packet (its entropy) */
 	uint8_t symmetric, toeplitz;
+	uint8_t nic; /* hash_algorithm nic: the mbuf's RSS hash where it carries one */
 	/* CRC32, not symmetric, and the five tuple's fields all hashed (load_balance's default
 	 * hash_fields, with or without roce_qp): rsw_lb_hash_fast4 gives an IPv4 header's hash. */
 	uint8_t fast4;
@@ -82,6 +83,7 @@ rsw_lb_sel_init(struct rsw_lb_sel *s, const struct rsw_tables *t)
 	s->uet_sport = f & RSW_HF_UET_ENTROPY ? UINT16_MAX : 0;
 	s->symmetric = t->hash_symmetric;
 	s->toeplitz = t->hash_algorithm == RSW_HASH_TOEPLITZ;
+	s->nic = t->hash_algorithm == RSW_HASH_NIC;
 	s->seed = t->hash_seed;
 	s->rss_key = t->rss_key;
 	s->fast4 = !s->symmetric && !s->toeplitz && s->src == UINT64_MAX && s->dst == UINT64_MAX &&
@@ -102,6 +104,14 @@ rsw_lb_mix32(uint32_t h)
 	h *= 0xc2b2ae35u;
 	h ^= h >> 16;
 	return h;
+}
+
+/* hash_algorithm nic: the NIC's RSS hash of the frame (it carries RTE_MBUF_F_RX_RSS_HASH),
+ * mixed with the seed as railsw's own hashes are. */
+static inline uint32_t
+rsw_lb_nic_hash(const struct rsw_lb_sel *s, const struct rte_mbuf *m)
+{
+	return rsw_lb_mix32(m->hash.rss ^ s->seed);
 }
 
 /* Whether address a (words a0, a1 as loaded) sorts after b byte by byte over len bytes. */
@@ -348,6 +358,10 @@ rsw_lb_hash_burst(const struct rsw_tables *t, struct rsw_fam *f, const struct rs
 	for (k = 0; k < n; k++) {
 		if (likely(!rsw_result_multi(&res[f->nh[k]])))
 			continue;
+		if (unlikely(s.nic) && (f->m[k]->ol_flags & RTE_MBUF_F_RX_RSS_HASH)) {
+			f->hash[k] = rsw_lb_nic_hash(&s, f->m[k]);
+			continue;
+		}
 		idx = f->idx[k];
 		if (unlikely((rec >> idx) & 1)) {
 			f->hash[k] = rsw_lb_hash_info(&s, f->m[k], &info[idx]);
@@ -371,6 +385,15 @@ rsw_lb_hash_burst(const struct rsw_tables *t, struct rsw_fam *f, const struct rs
  * live members; flows of live members do not move (resilient hashing).
  */
 extern uint16_t rsw_lb_down[RSW_MAX_GROUPS];
+
+/*
+ * Members that are down only because their neighbour failed to resolve (their port is up),
+ * per group, as rsw_lb_down. A frame whose group has no live member goes to one of them
+ * instead of being dropped (group_empty): it finds the neighbour unresolved and is punted to
+ * the control thread (policed as `unresolved`), whose traffic asks the neighbour again.
+ * Written by the control thread with rsw_lb_down (before it), read by workers.
+ */
+extern uint16_t rsw_lb_ask[RSW_MAX_GROUPS];
 
 /**
  * rsw_lb_select for a group of two or more members, live (bit i: member i up) non-zero; hash

@@ -128,18 +128,23 @@ rsw_link_rx_slow(struct rsw_lcore_stats *st, uint16_t p, struct rte_mbuf **pkts,
 {
 	struct rsw_link_llr *ll = rsw_links[p].llr;
 	uint64_t in_bytes = 0, out_bytes = 0;
-	uint16_t i, out, consumed;
+	uint16_t i, out = n, consumed;
 
 	for (i = 0; i < n; i++)
 		in_bytes += rte_pktmbuf_pkt_len(pkts[i]);
-	out = rsw_llr_mbuf_rx_burst(ll->l, pkts, n, rsw_link_now_ns(), &consumed);
+	if (ll != NULL) {
+		out = rsw_llr_mbuf_rx_burst(ll->l, pkts, n, rsw_link_now_ns(), &consumed);
+		st->port[p].c[RSW_PC_llr_consumed] += consumed;
+		sync_llr(st, ll);
+	}
+	/* CBFC after LLR: credit messages are never sequenced, data is counted in order. */
+	if (rsw_links[p].cbfc != NULL)
+		out = rsw_link_cbfc_rx(st, rsw_links[p].cbfc, pkts, out);
 	for (i = 0; i < out; i++)
 		out_bytes += rte_pktmbuf_pkt_len(pkts[i]);
 	/* Received frames the pipeline will not see, and the shims of those it will. */
 	st->port[p].c[RSW_PC_rx_packets] += n - out;
 	st->port[p].c[RSW_PC_rx_bytes] += in_bytes - out_bytes;
-	st->port[p].c[RSW_PC_llr_consumed] += consumed;
-	sync_llr(st, ll);
 	return out;
 }
 
@@ -310,6 +315,10 @@ rsw_link_poll_slow(struct rsw_lcore_stats *st, uint16_t p)
 		if (ll->n_held > 0 && rsw_llr_tx_room(ll->l) > 0 && ps->n_pending == 0)
 			llr_tx(st, ll, NULL, 0);
 	}
+	/* Credit messages, once no frame the credits counted waits behind them. */
+	if (rsw_links[p].cbfc != NULL)
+		work += rsw_link_cbfc_poll(st, rsw_links[p].cbfc,
+					   ps->n_pending == 0 && (ll == NULL || ll->n_held == 0));
 	/* The delay line (xmit above served it already). */
 	if (k == 0 && li != NULL && li->im.delay_ticks)
 		work += xmit(st, p, NULL, 0);

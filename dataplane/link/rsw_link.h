@@ -36,6 +36,7 @@
 #include <rte_branch_prediction.h>
 #include <rte_mbuf.h>
 
+#include "rsw_cbfc.h"
 #include "rsw_impair.h"
 #include "rsw_llr.h"
 #include "rsw_stats.h"
@@ -58,9 +59,16 @@ struct rsw_link_impair {
 	struct rsw_impair im;
 };
 
+/* A CBFC port: the machine and what its owner keeps beside it (port_cbfc.c). */
+struct rsw_link_cbfc {
+	struct rsw_cbfc c;
+	uint16_t port; /* port index */
+};
+
 struct rsw_link_port {
 	struct rsw_link_llr *llr;   /* NULL: no LLR */
 	struct rsw_link_impair *im; /* NULL: no impairments */
+	struct rsw_link_cbfc *cbfc; /* NULL: no CBFC (set before the workers start) */
 };
 
 extern struct rsw_link_port rsw_links[RSW_MAX_PORTS];
@@ -119,7 +127,7 @@ rsw_link_has_llr(uint16_t p)
 static inline uint16_t
 rsw_link_rx(struct rsw_lcore_stats *st, uint16_t p, struct rte_mbuf **pkts, uint16_t n)
 {
-	if (likely(rsw_links[p].llr == NULL) || n == 0)
+	if (likely(rsw_links[p].llr == NULL && rsw_links[p].cbfc == NULL) || n == 0)
 		return n;
 	return rsw_link_rx_slow(st, p, pkts, n);
 }
@@ -162,9 +170,44 @@ rsw_link_poll(struct rsw_lcore_stats *st, uint16_t p)
 {
 	const struct rsw_link_port *lp = &rsw_links[p];
 
-	if (likely(lp->llr == NULL && __atomic_load_n(&lp->im, __ATOMIC_RELAXED) == NULL))
+	if (likely(lp->llr == NULL && lp->cbfc == NULL &&
+		   __atomic_load_n(&lp->im, __ATOMIC_RELAXED) == NULL))
 		return 0;
 	return rsw_link_poll_slow(st, p);
+}
+
+/* The CBFC steps of port_cbfc.c (rsw_link_rx_slow and rsw_link_poll_slow call them). */
+uint16_t rsw_link_cbfc_rx(struct rsw_lcore_stats *st, struct rsw_link_cbfc *lc,
+			  struct rte_mbuf **pkts, uint16_t n);
+uint16_t rsw_link_cbfc_poll(struct rsw_lcore_stats *st, struct rsw_link_cbfc *lc, int may_report);
+int rsw_link_cbfc_take_slow(struct rsw_link_cbfc *lc, uint8_t tc, uint32_t len);
+
+/**
+ * The scheduler's credit gate (docs/link.md "Credit-based flow control"): whether the head
+ * frame (len bytes) of TC tc of port p may be sent now; when it may, its credits are spent,
+ * so call it only for a frame that is then handed to the port. A TC refused is treated as
+ * paused until credit returns. 1 on every port without CBFC.
+ */
+static inline int
+rsw_link_credit_take(uint16_t p, uint8_t tc, uint32_t len)
+{
+	struct rsw_link_cbfc *lc = rsw_links[p].cbfc;
+
+	if (likely(lc == NULL))
+		return 1;
+	return rsw_link_cbfc_take_slow(lc, tc, len);
+}
+
+/**
+ * Whether PFC generation must leave the ingress PG tc of port p alone (as if empty): the
+ * peer sends that VC against credits, or the port's CBFC fallback is none.
+ */
+static inline int
+rsw_link_pfc_off(uint16_t p, uint8_t tc)
+{
+	const struct rsw_link_cbfc *lc = rsw_links[p].cbfc;
+
+	return lc != NULL && rsw_cbfc_rx_no_pfc(&lc->c, tc);
 }
 
 #endif /* RSW_LINK_H */

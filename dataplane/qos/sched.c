@@ -117,7 +117,10 @@ pfc_generate(struct rsw_lcore_stats *st, struct rsw_port_sched *ps, const struct
 			ps->xoff_sent &= (uint8_t)~bit; /* watchdog: no PFC for this PG */
 			continue;
 		}
-		b = __atomic_load_n(&qport->pg_bytes[tc], __ATOMIC_RELAXED);
+		/* A PG the peer fills against credits (CBFC) sends no XOFF: as if empty. */
+		b = rsw_link_pfc_off(p, tc)
+			    ? 0
+			    : __atomic_load_n(&qport->pg_bytes[tc], __ATOMIC_RELAXED);
 		if (!(ps->xoff_sent & bit)) {
 			if (b > 0 && b >= xoff)
 				off |= bit;
@@ -321,6 +324,10 @@ rsw_sched_port(struct rsw_lcore_stats *st, const struct rsw_qos_params *qp, uint
 		len = rte_pktmbuf_pkt_len(m);
 		if (shaped && tokens < rsw_wire_bytes(len, 1))
 			break;
+		if (unlikely(!rsw_link_credit_take(p, (uint8_t)tc, len))) {
+			elig &= (uint8_t) ~(1u << tc); /* no credit (CBFC): as if paused */
+			continue;
+		}
 		if (++ps->head_i[tc] >= ps->head_n[tc] && !tc_has(ps, p, (uint8_t)tc)) {
 			elig &= (uint8_t) ~(1u << tc);
 			empty |= (uint8_t)(1u << tc);

@@ -57,6 +57,14 @@ rsw_resolve_select_other(struct rsw_burst *c, const struct rsw_group *g, uint32_
 				   t->lb_hash_batch ? &f->hash[k] : NULL);
 }
 
+uint32_t
+rsw_resolve_ask(uint32_t gid)
+{
+	uint16_t ask = __atomic_load_n(&rsw_lb_ask[gid], __ATOMIC_RELAXED);
+
+	return ask != 0 ? (uint32_t)__builtin_ctz(ask) : RSW_LB_NONE;
+}
+
 void
 rsw_resolve_drop(struct rsw_burst *c, const struct rsw_fam *f, uint16_t k, enum rsw_port_ctr why)
 {

@@ -52,6 +52,13 @@ void rsw_resolve_icmp(struct rsw_burst *c, const struct rsw_fam *f, uint16_t k, 
 uint32_t rsw_resolve_select_other(struct rsw_burst *c, const struct rsw_group *g, uint32_t gid,
 				  const struct rsw_fam *f, uint16_t k, uint16_t live);
 
+/**
+ * Group gid has no live member: the first member down only because its neighbour failed
+ * (rsw_lb_ask), which the frame goes to, to be punted and ask the neighbour again; or
+ * RSW_LB_NONE (none: the frame is dropped, group_empty).
+ */
+uint32_t rsw_resolve_ask(uint32_t gid);
+
 /** Frame k of family f dropped for reason why (counted on the ingress port). */
 void rsw_resolve_drop(struct rsw_burst *c, const struct rsw_fam *f, uint16_t k,
 		      enum rsw_port_ctr why);
@@ -116,7 +123,9 @@ rsw_resolve_one(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rs
 		 * hop is in the result. */
 		if (info != NULL && unlikely(info->ttl <= 1))
 			goto ttl;
-		if (unlikely(__atomic_load_n(&rsw_lb_down[r->id], __ATOMIC_RELAXED) & 1)) {
+		if (unlikely(__atomic_load_n(&rsw_lb_down[r->id], __ATOMIC_RELAXED) & 1) &&
+		    !(__atomic_load_n(&rsw_lb_ask[r->id], __ATOMIC_RELAXED) & 1)) {
+			/* Down, and not for a neighbour to ask again (rsw_lb_ask). */
 			rsw_resolve_drop(c, f, k, RSW_PC_group_empty);
 			return;
 		}
@@ -148,13 +157,18 @@ rsw_resolve_one(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rs
 			uint32_t mi;
 
 			if (unlikely(live == 0)) {
-				/* Every member is down. */
-				rsw_resolve_drop(c, f, k, RSW_PC_group_empty);
-				return;
+				/* Every member is down: one whose neighbour failed, if any, takes
+				 * the frame (to ask it again), else it is dropped. */
+				mi = rsw_resolve_ask(r->id);
+				if (mi == RSW_LB_NONE) {
+					rsw_resolve_drop(c, f, k, RSW_PC_group_empty);
+					return;
+				}
+			} else {
+				mi = g->n_members == 1 ? 0
+						       : rsw_resolve_member(c, st, t, g, r->id, f,
+									    k, info, live);
 			}
-			mi = g->n_members == 1
-				     ? 0
-				     : rsw_resolve_member(c, st, t, g, r->id, f, k, info, live);
 			nh = &t->nh[g->members[mi]];
 			out = nh->port;
 			neigh_idx = nh->neigh;

@@ -80,7 +80,12 @@
 	  "dropped by LLR: no headroom for the shim, or a frame too short or segmented")           \
 	X(llr_consumed, 0, COUNTER, "packets", "LLR control frames received (consumed)")           \
 	X(llr_originated, 0, COUNTER, "packets",                                                   \
-	  "LLR frames made: ACK, NACK, INIT, INIT_ECHO and replays (originated)")
+	  "LLR frames made: ACK, NACK, INIT, INIT_ECHO and replays (originated)")                  \
+	X(cbfc_rx_bad, 1, COUNTER, "packets",                                                      \
+	  "dropped by CBFC: credit messages corrupted or malformed (the next one heals)")          \
+	X(cbfc_consumed, 0, COUNTER, "packets", "CBFC credit messages received (consumed)")        \
+	X(cbfc_originated, 0, COUNTER, "packets",                                                  \
+	  "CBFC credit messages made: INIT, INIT_ECHO, CREDIT, CONSUMED (originated)")
 
 #define RSW_FOREACH_PORT_CTR(X)                                                                    \
 	RSW_FOREACH_PORT_TRAFFIC_CTR(X)                                                            \
@@ -153,6 +158,31 @@ rsw_lb_count(struct rsw_lb_member_stats *lb, uint32_t len)
 }
 
 /*
+ * A worker's own loop counters (`show workers`), counted in its loop (worker.c): plain adds
+ * to its own cache line. X(name, help).
+ * - rx_packets: frames its rx bursts returned (before LLR took its control frames);
+ * - bursts: rx bursts that returned frames;
+ * - loops, busy_loops: turns of its loop, and those that found work (frames received,
+ *   sent or drained): busy_pct = busy_loops / loops.
+ */
+#define RSW_FOREACH_WORKER_CTR(X)                                                                  \
+	X(rx_packets, "frames its rx bursts returned")                                             \
+	X(bursts, "rx bursts that returned frames")                                                \
+	X(loops, "turns of its loop")                                                              \
+	X(busy_loops, "turns of its loop that found work")
+
+enum rsw_worker_ctr {
+#define RSW_X_ENUM(name, ...) RSW_WK_##name,
+	RSW_FOREACH_WORKER_CTR(RSW_X_ENUM)
+#undef RSW_X_ENUM
+	RSW_N_WORKER_CTRS
+};
+
+struct __rte_cache_aligned rsw_worker_stats {
+	uint64_t c[RSW_N_WORKER_CTRS];
+};
+
+/*
  * One lcore's slot. Allocated per lcore (rte_zmalloc) at start-up.
  * Writer: that lcore. Readers: the control thread.
  */
@@ -165,6 +195,7 @@ struct rsw_lcore_stats {
 	uint64_t admitted_whole;        /* frames sent by ports admitted whole (qos/mmu.c; tests) */
 	/* Frames and bytes resolved to hosts of connected subnets (route/resolve.c; tests, perf). */
 	struct rsw_lb_member_stats connected;
+	struct rsw_worker_stats wk; /* its loop, when the lcore is a worker (`show workers`) */
 };
 
 /* Slots indexed by lcore id; NULL where the lcore has none. */

@@ -395,6 +395,57 @@ test_lb_hash_burst(void **state)
 	lb_tables_free(t);
 }
 
+/*
+ * hash_algorithm nic: a frame carrying the NIC's RSS hash (RTE_MBUF_F_RX_RSS_HASH) hashes to
+ * that hash mixed with the seed, in the burst step and alone, whatever its headers; a frame
+ * without one takes railsw's CRC32 hash, as with hash_algorithm crc32. Frames of one NIC hash
+ * but different headers go the same way; frames of one flow with different NIC hashes do not.
+ */
+static void
+test_lb_hash_nic(void **state)
+{
+	const uint8_t port_mac[6] = {2, 0, 0, 0, 0, 7};
+	struct rsw_tables *t = lb_tables_new();
+	struct rsw_result res[1] = {{.type = RSW_RES_GROUP}};
+	struct rsw_result *saved = t->results;
+	struct rte_ether_addr ea;
+	struct rsw_pkt_info ref;
+	struct rsw_fam f;
+	struct ut_frame fr;
+	uint32_t crc;
+	unsigned int i, k;
+
+	(void)state;
+	memcpy(ea.addr_bytes, port_mac, 6);
+	t->results = res;
+	for (i = 0; i < 2000; i++) {
+		hash_frame(&fr, port_mac, i, 0);
+		f.n = 2;
+		for (k = 0; k < 2; k++) {
+			f.m[k] = ut_mbuf(pool, &fr);
+			assert_non_null(f.m[k]);
+			f.nh[k] = 0;
+			f.idx[k] = (uint8_t)k;
+		}
+		assert_true(rsw_parse_inline(f.m[0], &ea, &ref) != RSW_PK_DROP);
+		t->hash_seed = (uint32_t)i * 2654435761u;
+		t->hash_algorithm = RSW_HASH_CRC32;
+		crc = rsw_lb_hash(t, f.m[1], &ref);
+		t->hash_algorithm = RSW_HASH_NIC;
+		f.m[0]->ol_flags |= RTE_MBUF_F_RX_RSS_HASH;
+		f.m[0]->hash.rss = 0x9e3779b9u * i;
+		rsw_lb_hash_burst(t, &f, NULL, 0, ref.kind);
+		assert_int_equal(f.hash[0], rsw_lb_mix32((0x9e3779b9u * i) ^ t->hash_seed));
+		assert_int_equal(rsw_lb_hash(t, f.m[0], &ref), f.hash[0]);
+		assert_int_equal(f.hash[1], crc); /* no RSS hash: CRC32 */
+		assert_int_equal(rsw_lb_hash(t, f.m[1], &ref), crc);
+		for (k = 0; k < 2; k++)
+			rte_pktmbuf_free(f.m[k]);
+	}
+	t->results = saved;
+	lb_tables_free(t);
+}
+
 int
 main(void)
 {
@@ -403,6 +454,7 @@ main(void)
 		cmocka_unit_test(test_lb_resilient),
 		cmocka_unit_test(test_lb_hash_layout),
 		cmocka_unit_test(test_lb_hash_burst),
+		cmocka_unit_test(test_lb_hash_nic),
 	};
 
 	return ut_main("lb_hash", tests, RTE_DIM(tests), setup, teardown, &pool, 63);

@@ -4,7 +4,8 @@
 /*
  * Unit tests of the burst pipeline (worker.c, docs/architecture.md) end to end without a
  * NIC, on ring PMD ports (test_worker_common.h: the topology): before any tables, bad input and
- * what is dropped (not for us, TTL, no route, MTU), then the punts to the control thread.
+ * what is dropped (not for us, TTL, no route, MTU), then the punts to the control thread (and
+ * a group whose members are down for their neighbours, punted to ask them again).
  * Forwarding: test_forward.c; the admit step per burst: test_admit.c.
  */
 
@@ -325,6 +326,120 @@ test_punt_neigh(void **state)
 	expect_pool_back();
 }
 
+/* Group gid's masks (the control thread's, rsw_ctl_lb_masks): members down, and to ask. */
+static void
+set_masks(uint32_t gid, uint16_t down, uint16_t ask)
+{
+	rsw_lb_ask[gid] = ask;
+	rsw_lb_down[gid] = down;
+}
+
+static void
+test_failed_member_asked(void **state)
+{
+	const struct rsw_tables *t = rsw_fib_main.tables;
+	const uint32_t unres = group_id + 1; /* 172.16.0.0/16's, built after 192.168.0.0/16's */
+	struct rte_mbuf *out[8];
+	struct ut_frame f[4];
+	unsigned int n, i;
+
+	(void)state;
+	assert_int_equal(t->nh[t->groups[unres].members[0]].neigh, neigh_unres);
+	frame4(&f[0], 0, ip4(172, 16, 1, 1), 64, 1, 100);
+
+	/* Its only member down, not for its neighbour (a port down): dropped, group_empty. */
+	snap();
+	set_masks(unres, 0x1, 0);
+	run(0, f, 1);
+	{
+		const struct delta d[] = {
+			{0, RSW_PC_rx_packets, 1},
+			{0, RSW_PC_rx_bytes, f[0].len},
+			{0, RSW_PC_group_empty, 1},
+		};
+
+		expect_deltas(d, RTE_DIM(d));
+	}
+	expect_rings_empty();
+
+	/* Down because its neighbour failed (rsw_lb_ask): the frame goes to it and, the
+	 * neighbour unresolved, is punted with it, for the control thread to ask again. */
+	snap();
+	set_masks(unres, 0x1, 0x1);
+	run(0, f, 1);
+	{
+		const struct delta d[] = {
+			{0, RSW_PC_rx_packets, 1},
+			{0, RSW_PC_rx_bytes, f[0].len},
+			{0, RSW_PC_punted, 1},
+		};
+
+		expect_deltas(d, RTE_DIM(d));
+	}
+	n = drain(rsw_dp.punt, out, 8);
+	assert_int_equal(n, 1);
+	assert_int_equal(rsw_meta(out[0])->reason, RSW_PUNT_NEIGH);
+	assert_int_equal(rsw_meta(out[0])->neigh, neigh_unres);
+	assert_int_equal(rsw_meta(out[0])->out_port, 1);
+	free_all(out, n);
+	set_masks(unres, 0, 0);
+
+	/* A group of four, all down, member 2 for its neighbour: every frame goes to member 2
+	 * (its neighbour resolved here: forwarded); with none to ask, all dropped. */
+	for (i = 0; i < 4; i++)
+		frame4(&f[i], 0, ip4(192, 168, 0, (uint8_t)i), 64, (uint16_t)(1000 + i), 100);
+	snap();
+	set_masks(group_id, 0xf, 0x4);
+	run(0, f, 4);
+	assert_int_equal(egress(2, out, 8), 4);
+	for (i = 0; i < 4; i++) {
+		uint8_t mac[6];
+
+		nh_mac(2, mac);
+		expect_routed(out[i], &f[i], RTE_ETHER_HDR_LEN, 0, mac, 2);
+	}
+	free_all(out, 4);
+	expect_rx_only(0, 4, rx_bytes_of(f, 4));
+	snap();
+	set_masks(group_id, 0xf, 0);
+	run(0, f, 4);
+	{
+		const struct delta d[] = {
+			{0, RSW_PC_rx_packets, 4},
+			{0, RSW_PC_rx_bytes, rx_bytes_of(f, 4)},
+			{0, RSW_PC_group_empty, 4},
+		};
+
+		expect_deltas(d, RTE_DIM(d));
+	}
+
+	/* A plain route (10.99.0.0/16 via port 3) the same way. */
+	frame4(&f[0], 0, ip4(10, 99, 0, 1), 64, 1, 100);
+	snap();
+	set_masks(plain_id[0], 0x1, 0);
+	run(0, f, 1);
+	assert_int_equal(egress(3, out, 8), 0);
+	{
+		const struct delta d[] = {
+			{0, RSW_PC_rx_packets, 1},
+			{0, RSW_PC_rx_bytes, f[0].len},
+			{0, RSW_PC_group_empty, 1},
+		};
+
+		expect_deltas(d, RTE_DIM(d));
+	}
+	snap();
+	set_masks(plain_id[0], 0x1, 0x1);
+	run(0, f, 1);
+	assert_int_equal(egress(3, out, 8), 1);
+	free_all(out, 1);
+	expect_rx_only(0, 1, f[0].len);
+	set_masks(plain_id[0], 0, 0);
+	set_masks(group_id, 0, 0);
+	expect_rings_empty();
+	expect_pool_back();
+}
+
 static void
 test_punt_arp_nd_pfc(void **state)
 {
@@ -413,6 +528,7 @@ main(void)
 		cmocka_unit_test(test_mtu_exceeded),
 		cmocka_unit_test(test_punt_local),
 		cmocka_unit_test(test_punt_neigh),
+		cmocka_unit_test(test_failed_member_asked),
 		cmocka_unit_test(test_punt_arp_nd_pfc),
 	};
 

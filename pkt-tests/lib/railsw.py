@@ -311,7 +311,8 @@ class Switch:
         frames cross workers both ways even on a two-CPU machine."""
         n = test_workers()
         if n <= 1 or self.lcores != "0,1":
-            return ["-l", self.lcores]
+            # "0,1": a core list; "0@0,1@1,2@0": lcores on CPUs (more lcores than CPUs)
+            return ["--lcores" if "@" in self.lcores else "-l", self.lcores]
         cpus = sorted(os.sched_getaffinity(0))
         spec = ",".join(f"{i}@{cpus[i % len(cpus)]}" for i in range(n + 1))
         return ["--lcores", spec, "--main-lcore", str(n)]
