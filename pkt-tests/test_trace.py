@@ -249,6 +249,8 @@ def test_four_workers(make_switch, injector, monkeypatch):
     monkeypatch.setenv("RAILSW_TEST_WORKERS", "4")
     s = make_switch(trace_config())
     assert "--lcores" in s.cmdline() and "0@" in " ".join(s.cmdline())
+    workers = s.ctl("show", "workers")["workers"]
+    assert len(workers) == 4
     start(s, "--count", "8")
     frames = [topo.udp4(s, p, HOST_IP["p2"], sport=6000 + i) for p in ("p0", "p1")
               for i in range(12)]
@@ -262,7 +264,8 @@ def test_four_workers(make_switch, injector, monkeypatch):
     es = s.ctl("trace", "show")["trace"]
     assert len(es) == 8
     assert len({e["seq"] for e in es}) == 8
+    lcores = {w["worker"]: w["lcore"] for w in workers}
     for e in es:
-        assert 0 <= e["worker"] < 4
+        assert 0 <= e["worker"] < 4 and lcores[e["worker"]] == e["lcore"]
         assert e["rx_port"] in ("p0", "p1") and e["rx_queue"] >= 0
         assert e["end"] in ("sent", "queued") and e["tx_port"] == "p2", e
