@@ -129,4 +129,11 @@ rsw_burst_record(struct rsw_burst *c, uint8_t idx, const struct rte_mbuf *m)
 	return info;
 }
 
+/**
+ * rsw_process_burst on the caller's scratch c, which keeps what each step decided when it
+ * returns (the trace reads it: rsw_trace.h).
+ */
+void rsw_process_burst_c(struct rsw_burst *c, struct rsw_lcore_stats *st, uint16_t in_port,
+			 struct rte_mbuf **pkts, uint16_t n);
+
 #endif /* RSW_BURST_H */

@@ -43,6 +43,7 @@
 #include "rsw_qos.h"
 #include "rsw_queue.h"
 #include "rsw_resolve.h"
+#include "rsw_trace.h"
 #include "rsw_worker.h"
 
 /* Rounds of the scheduler one drain runs at most: what the eight rings of a port can hold. */
@@ -278,33 +279,34 @@ pass1(struct rsw_burst *c, uint64_t mac48, const int dscp, struct rte_mbuf **pkt
 	return rx_bytes;
 }
 
-void
-rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf **pkts, uint16_t n)
+/* The burst driver on the scratch c (rsw_process_burst's, or the trace's: rsw_process_burst_c). */
+static __rte_always_inline void
+process_burst(struct rsw_burst *c, struct rsw_lcore_stats *st, uint16_t in_port,
+	      struct rte_mbuf **pkts, uint16_t n)
 {
 	const struct rsw_tables *t = __atomic_load_n(&rsw_fib_main.tables, __ATOMIC_ACQUIRE);
 	const uint64_t mac48 = rsw_mac48(&rsw_dp.ports[in_port].mac);
 	struct rsw_port_stats *ps = &st->port[in_port];
-	struct rsw_burst c;
 	uint64_t rx_bytes = 0;
 	uint16_t i, sent;
 
-	c.n_punt = c.n_err = c.n_freed = c.n_slots = 0;
-	rsw_stage_init(&c, rsw_dp.n_ports);
-	c.used_add = 0;
-	c.has_cnp = 0;
-	c.rec = 0;
-	c.buf_room = 0;
-	c.fast_tcs = 0;
-	memset(c.pg_owner, 0xff, sizeof(c.pg_owner));
+	c->n_punt = c->n_err = c->n_freed = c->n_slots = 0;
+	rsw_stage_init(c, rsw_dp.n_ports);
+	c->used_add = 0;
+	c->has_cnp = 0;
+	c->rec = 0;
+	c->buf_room = 0;
+	c->fast_tcs = 0;
+	memset(c->pg_owner, 0xff, sizeof(c->pg_owner));
 	if (likely(t != NULL)) {
 		const struct rsw_qos_params *qp = &t->qos;
 		uint64_t used = __atomic_load_n(&rsw_qos.used, __ATOMIC_RELAXED);
 
-		c.fast_tcs = (uint8_t) ~(qp->trim_tcs | (qp->ecn_enqueue ? qp->ecn_enabled : 0));
+		c->fast_tcs = (uint8_t) ~(qp->trim_tcs | (qp->ecn_enqueue ? qp->ecn_enabled : 0));
 		if (qp->total > used + qp->headroom_reserved)
-			c.buf_room = qp->total - used - qp->headroom_reserved;
+			c->buf_room = qp->total - used - qp->headroom_reserved;
 	}
-	c.now = rte_rdtsc();
+	c->now = rte_rdtsc();
 	if (unlikely(rsw_dp.ports[in_port].admin_down)) {
 		/* Administratively down: nothing it receives is processed. */
 		for (i = 0; i < n; i++)
@@ -316,71 +318,86 @@ rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf 
 	}
 
 	/* Pass 1: parse, classify, gather lookup keys. */
-	c.dscp_tc = t != NULL && t->trust != RSW_TRUST_PCP ? t->dscp_to_tc : NULL;
-	c.st = st;
-	c.t = t;
-	c.in_port = in_port;
+	c->dscp_tc = t != NULL && t->trust != RSW_TRUST_PCP ? t->dscp_to_tc : NULL;
+	c->st = st;
+	c->t = t;
+	c->in_port = in_port;
 	/* Whether the tables trust DSCP a constant of each copy of the loops. */
-	if (likely(c.dscp_tc != NULL))
-		rx_bytes = pass1(&c, mac48, 1, pkts, n);
+	if (likely(c->dscp_tc != NULL))
+		rx_bytes = pass1(c, mac48, 1, pkts, n);
 	else
-		rx_bytes = pass1(&c, mac48, 0, pkts, n);
+		rx_bytes = pass1(c, mac48, 0, pkts, n);
 	ps->c[RSW_PC_rx_packets] += n;
 	ps->c[RSW_PC_rx_bytes] += rx_bytes;
-	c.rx_bytes = rx_bytes;
+	c->rx_bytes = rx_bytes;
 
 	/* Pass 2: one bulk lookup per family, then act on each result. */
 	if (unlikely(t == NULL)) {
-		for (i = 0; i < c.f4.n; i++)
-			rsw_burst_drop(&c, st, in_port, c.f4.m[i], RSW_PC_no_route);
-		for (i = 0; i < c.f6.n; i++)
-			rsw_burst_drop(&c, st, in_port, c.f6.m[i], RSW_PC_no_route);
-		c.f4.n = c.f6.n = 0;
+		for (i = 0; i < c->f4.n; i++)
+			rsw_burst_drop(c, st, in_port, c->f4.m[i], RSW_PC_no_route);
+		for (i = 0; i < c->f6.n; i++)
+			rsw_burst_drop(c, st, in_port, c->f6.m[i], RSW_PC_no_route);
+		c->f4.n = c->f6.n = 0;
 	}
-	if (c.f4.n > 0) {
-		rte_fib_lookup_bulk(t->fib4, c.v4_ip, c.f4.nh, c.f4.n);
+	if (c->f4.n > 0) {
+		rte_fib_lookup_bulk(t->fib4, c->v4_ip, c->f4.nh, c->f4.n);
 		if (t->lb_hash_batch)
-			rsw_lb_hash_burst(t, &c.f4, c.info, c.rec, RSW_PK_IPV4);
-		rsw_resolve_burst(&c, &c.f4, RSW_PK_IPV4);
+			rsw_lb_hash_burst(t, &c->f4, c->info, c->rec, RSW_PK_IPV4);
+		rsw_resolve_burst(c, &c->f4, RSW_PK_IPV4);
 	}
-	if (c.f6.n > 0) {
+	if (c->f6.n > 0) {
 #if RTE_VERSION >= RTE_VERSION_NUM(24, 11, 0, 0)
-		rte_fib6_lookup_bulk(t->fib6, (const struct rte_ipv6_addr *)c.v6_ip, c.f6.nh,
-				     c.f6.n);
+		rte_fib6_lookup_bulk(t->fib6, (const struct rte_ipv6_addr *)c->v6_ip, c->f6.nh,
+				     c->f6.n);
 #else
-		rte_fib6_lookup_bulk(t->fib6, c.v6_ip, c.f6.nh, c.f6.n);
+		rte_fib6_lookup_bulk(t->fib6, c->v6_ip, c->f6.nh, c->f6.n);
 #endif
 		if (t->lb_hash_batch)
-			rsw_lb_hash_burst(t, &c.f6, c.info, c.rec, RSW_PK_IPV6);
-		rsw_resolve_burst(&c, &c.f6, RSW_PK_IPV6);
+			rsw_lb_hash_burst(t, &c->f6, c->info, c->rec, RSW_PK_IPV6);
+		rsw_resolve_burst(c, &c->f6, RSW_PK_IPV6);
 	}
 
-	rsw_stage_done(&c, rsw_dp.n_ports);
+	rsw_stage_done(c, rsw_dp.n_ports);
 
 	/* Pass 3: hand off. */
-	if (c.n_punt > 0)
-		rsw_punt_enqueue(st, in_port, c.punt, c.n_punt, c.now);
-	if (c.n_err > 0) {
+	if (c->n_punt > 0)
+		rsw_punt_enqueue(st, in_port, c->punt, c->n_punt, c->now);
+	if (c->n_err > 0) {
 		/* Already counted under their drop reason; an error the ring cannot take is lost. */
-		sent = (uint16_t)rte_ring_mp_enqueue_burst(rsw_dp.punt, (void **)c.err, c.n_err,
+		sent = (uint16_t)rte_ring_mp_enqueue_burst(rsw_dp.punt, (void **)c->err, c->n_err,
 							   NULL);
-		if (sent < c.n_err)
-			rte_pktmbuf_free_bulk(c.err + sent, c.n_err - sent);
+		if (sent < c->n_err)
+			rte_pktmbuf_free_bulk(c->err + sent, c->n_err - sent);
 	}
 	/* Admission once per burst; the ports admitted whole go straight to the PMD. */
-	if (likely(c.staged != 0)) {
-		uint32_t whole = rsw_mmu_admit_burst(&c, st, &t->qos, in_port);
+	if (likely(c->staged != 0)) {
+		uint32_t whole = rsw_mmu_admit_burst(c, st, &t->qos, in_port);
 
 		if (likely(whole != 0))
-			st->admitted_whole += rsw_queue_tx_staged(&c, st, whole);
+			st->admitted_whole += rsw_queue_tx_staged(c, st, whole);
 	}
-	if (c.n_slots > 0) {
+	if (c->n_slots > 0) {
 		if (rsw_dp.cut_through)
-			rsw_queue_cut_through(&c, st, &t->qos);
-		rsw_queue_slots(&c, st, t, in_port);
+			rsw_queue_cut_through(c, st, &t->qos);
+		rsw_queue_slots(c, st, t, in_port);
 	}
-	if (c.n_freed > 0)
-		rte_pktmbuf_free_bulk(c.freed, c.n_freed);
+	if (c->n_freed > 0)
+		rte_pktmbuf_free_bulk(c->freed, c->n_freed);
+}
+
+void
+rsw_process_burst(struct rsw_lcore_stats *st, uint16_t in_port, struct rte_mbuf **pkts, uint16_t n)
+{
+	struct rsw_burst c;
+
+	process_burst(&c, st, in_port, pkts, n);
+}
+
+void
+rsw_process_burst_c(struct rsw_burst *c, struct rsw_lcore_stats *st, uint16_t in_port,
+		    struct rte_mbuf **pkts, uint16_t n)
+{
+	process_burst(c, st, in_port, pkts, n);
 }
 
 /*
@@ -509,7 +526,11 @@ rsw_worker_main(void *arg)
 			n = rsw_link_rx(st, rq->port, pkts, n); /* LLR (docs/link.md) */
 			if (n == 0)
 				continue;
-			rsw_process_burst(st, rq->port, pkts, n);
+			/* The trace's one test per burst (docs/cli.md, trace). */
+			if (rsw_trace_armed())
+				rsw_trace_burst(st, w->lcore, rq->port, rq->queue, pkts, n);
+			else
+				rsw_process_burst(st, rq->port, pkts, n);
 			work += n;
 		}
 		for (i = 0; i < w->n_txp; i++)

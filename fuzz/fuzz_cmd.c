@@ -7,8 +7,9 @@
  * real ones (docs/cli.md) are registered in the real registry with a
  * handler that echoes its arguments, so that every line reaching a handler is
  * checked to be valid UTF-8 text (a reply must always encode as JSON), and
- * every reply is serialised. `lookup` runs its real argument parser
- * (rsw_lookup_parse, which railctl runs too) on what reaches it. Bad input must
+ * every reply is serialised. `lookup` and `trace start` run their real argument
+ * parsers (rsw_lookup_parse, rsw_trace_parse_start, which railctl runs too) on
+ * what reaches them. Bad input must
  * give an error object, never a crash, a leak or NULL.
  */
 
@@ -20,6 +21,7 @@
 
 #include "rsw_cmd.h"
 #include "rsw_lookup.h"
+#include "rsw_trace_args.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -57,6 +59,18 @@ lookup(int argc, char **argv, void *ctx)
 	return echo(argc, argv, ctx);
 }
 
+/* `trace start`: the real parser, then the echo. */
+static json_t *
+trace_start(int argc, char **argv, void *ctx)
+{
+	struct rsw_trace_req q;
+	char err[128];
+
+	if (rsw_trace_parse_start(argc, argv, &q, err, sizeof(err)) < 0)
+		return rsw_cmd_error("trace start: %s; usage: trace %s", err, RSW_TRACE_USAGE);
+	return echo(argc, argv, ctx);
+}
+
 static const struct {
 	const char *words;
 	int min, max;
@@ -70,6 +84,8 @@ static const struct {
 	{"show topology", 0, 0, ""},    {"port", 2, 2, "NAME down|up"},
 	{"reload", 0, 1, "[FILE]"},     {"fuzz many", 0, -1, "[ARG...]"},
 	{"describe", 0, 0, ""},         {"show workers", 0, 0, ""},
+	{"trace stop", 0, 0, ""},       {"trace clear", 0, 0, ""},
+	{"trace show", 0, 0, ""},
 };
 
 int
@@ -84,6 +100,9 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 				     echo, (void *)cmds[i].words) != 0)
 			abort();
 	if (rsw_cmd_register("lookup", 1, 15, RSW_LOOKUP_USAGE, "fuzz", lookup, "lookup") != 0)
+		abort();
+	if (rsw_cmd_register("trace start", 0, 4, "[--port PORT] [--count N]", "fuzz", trace_start,
+			     "trace start") != 0)
 		abort();
 	return 0;
 }

@@ -590,6 +590,8 @@ railctl_print_reply(json_t *reply)
 		free(text);
 		return;
 	}
+	if (railctl_print_trace(reply))
+		return;
 	if (json_is_true(json_object_get(reply, "ok"))) {
 		printf("ok\n");
 		json_object_foreach(reply, k, v) if (strcmp(k, "ok") != 0) print_field(k, v, 0);

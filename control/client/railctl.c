@@ -31,6 +31,7 @@
 #include "rsw_lookup.h"
 #include "rsw_table.h"
 #include "rsw_top.h"
+#include "rsw_trace_args.h"
 
 #define RSW_CTL_DEFAULT_SOCK "/run/railsw/railsw.sock"
 #define RSW_CTL_TIMEOUT_MS   5000
@@ -57,6 +58,11 @@ usage(FILE *f)
 		"  show topology | config | workers\n"
 		"  lookup DST [--src IP] [--proto udp|tcp|N] [--sport N] [--dport N] [--qp N]\n"
 		"         [--dscp N] [--in PORT]  what the workers would do with that frame now\n"
+		"  trace start [--port PORT] [--count N]  record the next N frames received\n"
+		"                       (default 50, on PORT or any)\n"
+		"  trace show           the traced frames: each step's decision, how each ended\n"
+		"  trace stop           stop recording (the records stay)\n"
+		"  trace clear          forget the records\n"
 		"  clear counters\n"
 		"  port NAME down|up\n"
 		"  port NAME impair [loss P] [loss_burst N] [corrupt P] [delay_us D] [seed S]\n"
@@ -116,6 +122,19 @@ lookup_usage(int argc, char **argv)
 		return 0;
 	railctl_warn("lookup: %s", err);
 	fprintf(stderr, "usage: %s lookup %s\n", prog, RSW_LOOKUP_USAGE);
+	return -EINVAL;
+}
+
+/* Bad words to `trace` are refused here, with its usage, before anything is sent. */
+static int
+trace_usage(int argc, char **argv)
+{
+	char err[160];
+
+	if (rsw_trace_check(argc, argv, err, sizeof(err)) == 0)
+		return 0;
+	railctl_warn("trace: %s", err);
+	fprintf(stderr, "usage: %s trace %s\n", prog, RSW_TRACE_USAGE);
 	return -EINVAL;
 }
 
@@ -281,6 +300,8 @@ main(int argc, char **argv)
 	if (strcmp(argv[i], "top") == 0)
 		return rsw_top_main(sock, json, argc - i, argv + i);
 	if (strcmp(argv[i], "lookup") == 0 && lookup_usage(argc - i - 1, argv + i + 1) != 0)
+		return EXIT_USAGE;
+	if (strcmp(argv[i], "trace") == 0 && trace_usage(argc - i - 1, argv + i + 1) != 0)
 		return EXIT_USAGE;
 
 	for (cmd = i; i < argc; i++) {

@@ -47,6 +47,9 @@ void railctl_print_rows(json_t *arr, size_t indent);
 /* A reply for people. */
 void railctl_print_reply(json_t *reply);
 
+/** `trace show`'s reply, one block per frame (trace_fmt.c). @return false: not that reply. */
+bool railctl_print_trace(json_t *reply);
+
 /* plan.c: railctl plan FILE [--json], argv[i] being "plan"; returns the exit status. */
 int railctl_cmd_plan(int argc, char **argv, int i, bool json);
 
