@@ -67,11 +67,11 @@ pkt() { # [test files...] (default: all of pkt-tests)
 	local rc
 	# shellcheck disable=SC2086
 	# Every wait inside the tests is bounded; this bounds the whole run too.
-	RAILSW_BUILD=build timeout --kill-after=30 1200 \
+	RAILSW_BUILD=build timeout --kill-after=30 2400 \
 		"$PY" -m pytest -v -p no:cacheprovider "${@:-pkt-tests}" ${PYTEST_ARGS:-}
 	rc=$?
 	if [ $rc -eq 124 ]; then
-		echo "test: the packet tests did not finish within 20 minutes" >&2
+		echo "test: the packet tests did not finish within 40 minutes" >&2
 	fi
 	if [ $rc -eq 5 ]; then
 		echo "test: pytest collected no tests: that is a failure" >&2
