@@ -301,6 +301,7 @@ main(int argc, char **argv)
 		goto fail_eal;
 	}
 	rsw_dp.idle_sleep_us = cfg->sw.idle_sleep_us;
+	rsw_qos.shaper_burst_us = cfg->sw.shaper_burst_us;
 	rsw_dp.cut_through = true;
 	rsw_dp.admit_burst = true;
 	if (rsw_stats_init() != 0 || rsw_fib_init(w) != 0 || rsw_dp_init(cfg->n_ports) != 0) {

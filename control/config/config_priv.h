@@ -21,6 +21,7 @@
 #define CFG_MAX_FILE      (64u << 20) /* largest configuration file read */
 #define CFG_MAX_WEIGHT    1000
 #define CFG_MAX_IDLE_US   1000000
+#define CFG_MAX_BURST_US  100000 /* switch.shaper_burst_us */
 #define CFG_MAX_PPS       1000000
 #define CFG_MAX_FLOWLET   1000000
 #define CFG_MIN_MTU       68

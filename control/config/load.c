@@ -122,6 +122,7 @@ set_defaults(struct rsw_config *cfg)
 
 	cfg->sw.role = RSW_ROLE_LEAF;
 	cfg->sw.idle_sleep_us = 100;
+	cfg->sw.shaper_burst_us = 100;
 	cfg->sw.icmp_unreachable = true;
 	cfg->sw.icmp_rate_pps = 100;
 	cfg->lb.mode = RSW_LB_HASH;

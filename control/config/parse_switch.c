@@ -15,6 +15,7 @@ enum {
 	SW_IDLE,
 	SW_ROUTER_ID,
 	SW_ICMP,
+	SW_SHAPER_BURST,
 	SW_RSS,
 	SW_N,
 };
@@ -25,6 +26,7 @@ static const char *const switch_keys[SW_N] = {
 	[SW_IDLE] = "idle_sleep_us",
 	[SW_ROUTER_ID] = "router_id",
 	[SW_ICMP] = "icmp_unreachable",
+	[SW_SHAPER_BURST] = "shaper_burst_us",
 	[SW_RSS] = "rss",
 };
 
@@ -89,6 +91,10 @@ cfg_parse_switch(struct ctx *c, const struct kv *sec)
 	}
 	if (kv[SW_IDLE].v != NULL && cfg_get_u32(c, kv[SW_IDLE].v, "idle_sleep_us", 0,
 						 CFG_MAX_IDLE_US, &sw->idle_sleep_us) < 0)
+		rc = -EINVAL;
+	if (kv[SW_SHAPER_BURST].v != NULL &&
+	    cfg_get_u32(c, kv[SW_SHAPER_BURST].v, "shaper_burst_us", 1, CFG_MAX_BURST_US,
+			&sw->shaper_burst_us) < 0)
 		rc = -EINVAL;
 	if (kv[SW_ROUTER_ID].v != NULL) {
 		if (cfg_get_ip(c, kv[SW_ROUTER_ID].v, "router_id", RSW_AF_INET, &sw->router_id) < 0)

@@ -41,6 +41,7 @@ struct rsw_cfg_switch {
 	char name[RSW_NAME_LEN];   /* required */
 	enum rsw_switch_role role; /* default leaf */
 	uint32_t idle_sleep_us;    /* default 100; 0 = busy poll */
+	uint32_t shaper_burst_us;  /* egress shaper bucket in µs of the port's speed; 100 */
 	bool has_router_id;        /* router_id given */
 	struct rsw_ip router_id;   /* IPv4 */
 	bool icmp_unreachable;     /* default true */

@@ -38,6 +38,7 @@ json_switch(const struct rsw_config *cfg, bool *bad)
 	rsw_cfg_json_set(o, "name", json_string(sw->name), bad);
 	rsw_cfg_json_set(o, "role", json_string(cfg_switch_roles[sw->role]), bad);
 	rsw_cfg_json_set(o, "idle_sleep_us", json_integer(sw->idle_sleep_us), bad);
+	rsw_cfg_json_set(o, "shaper_burst_us", json_integer(sw->shaper_burst_us), bad);
 	rsw_cfg_json_set(o, "router_id",
 			 sw->has_router_id ? rsw_ip_json(&sw->router_id) : json_null(), bad);
 	rsw_cfg_json_set(icmp, "enable", json_boolean(sw->icmp_unreachable), bad);

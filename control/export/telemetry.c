@@ -414,7 +414,7 @@ tel_totals_locked(struct rte_tel_data *d)
 	return 0;
 }
 
-/* /railsw/punt: {"arp": {class, packets, bytes, policed}, ...}. */
+/* /railsw/punt: {"arp": {class, packets, bytes, policed, rate, burst}, ...}. */
 static int
 tel_punt_locked(struct rte_tel_data *d)
 {
@@ -479,7 +479,7 @@ tel_workers_locked(struct rte_tel_data *d)
 	return 0;
 }
 
-/* /railsw/buffer: {total, used, headroom_reserved, watermark}. */
+/* /railsw/buffer: {total, used, headroom_reserved, watermark, mbufs_in_use, mbufs_total}. */
 static int
 tel_buffer_locked(struct rte_tel_data *d)
 {

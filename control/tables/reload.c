@@ -137,6 +137,7 @@ rsw_ctl_reload(const char *path)
 	rsw_ctl_link_reload(old, cfg); /* impairments (docs/link.md) */
 	rsw_ctl_punt_reload(cfg);      /* control.kernel_interfaces.punt (docs/routing.md) */
 	rsw_dp.idle_sleep_us = cfg->sw.idle_sleep_us;
+	rsw_qos.shaper_burst_us = cfg->sw.shaper_burst_us;
 	/* Groups may be numbered anew: `show lb` counts from the reload. */
 	for (g = 0; g < RSW_MAX_GROUPS; g++)
 		for (j = 0; j < RSW_MAX_NEXTHOPS; j++)

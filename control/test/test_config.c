@@ -371,6 +371,10 @@ test_switch_ranges(void **state)
 		   "t.yaml:3: 'idle_sleep_us' must be between 0 and 1000000 (got 1000001)");
 	expect_err("switch:\n  name: a\n  idle_sleep_us: -5\n",
 		   "t.yaml:3: 'idle_sleep_us' must be between 0 and 1000000 (got -5)");
+	expect_err("switch:\n  name: a\n  shaper_burst_us: 0\n",
+		   "t.yaml:3: 'shaper_burst_us' must be between 1 and 100000 (got 0)");
+	expect_err("switch:\n  name: a\n  shaper_burst_us: 100001\n",
+		   "t.yaml:3: 'shaper_burst_us' must be between 1 and 100000 (got 100001)");
 	expect_err("switch:\n  name: a\n  router_id: fd00::1\n",
 		   "t.yaml:3: 'router_id' must be an IPv4 address (got 'fd00::1')");
 	expect_err("switch:\n  name: a\n  router_id: 10.0.0\n",

@@ -147,6 +147,7 @@ test_full_example(void **state)
 	assert_string_equal(cfg->sw.name, "leaf-su0-r1");
 	assert_int_equal(cfg->sw.role, RSW_ROLE_LEAF);
 	assert_int_equal(cfg->sw.idle_sleep_us, 100);
+	assert_int_equal(cfg->sw.shaper_burst_us, 100);
 	assert_true(cfg->sw.has_router_id);
 	assert_string_equal(rsw_ip_str(&cfg->sw.router_id, buf, sizeof(buf)), "10.255.0.1");
 	assert_true(cfg->sw.icmp_unreachable);
@@ -287,7 +288,7 @@ test_misc_good(void **state)
 
 	(void)state;
 	cfg = expect_ok("switch:\n  name: a\n  role: spine\n  icmp_unreachable: false\n"
-			"  idle_sleep_us: 0\n"
+			"  idle_sleep_us: 0\n  shaper_burst_us: 5000\n"
 			"ports:\n  - { name: p0, devargs: x, ipv4: 172.16.0.1/31, mtu: 68 }\n"
 			"  - { name: p1, devargs: y, ipv4: 172.16.0.3/32 }\n"
 			"  - { name: p2, devargs: z, ipv6: \"fd00::/64\", speed: 400G }\n"
@@ -297,6 +298,7 @@ test_misc_good(void **state)
 	assert_int_equal(cfg->sw.role, RSW_ROLE_SPINE);
 	assert_false(cfg->sw.icmp_unreachable);
 	assert_int_equal(cfg->sw.idle_sleep_us, 0);
+	assert_int_equal(cfg->sw.shaper_burst_us, 5000);
 	assert_int_equal(cfg->ports[0].mtu, 68);
 	assert_int_equal(cfg->ports[2].speed_bps, 400000000000ull);
 	assert_int_equal(cfg->qos.trust, RSW_TRUST_PCP);

@@ -32,8 +32,7 @@
  * The punt classes, in the order of `show punt`: X(name, pps, burst). pps is the default rate
  * of each worker's policer, burst the frames it lets through at once after an idle time
  * (control.kernel_interfaces.punt changes them).
- * unresolved: routed packets held while their next hop is resolved (not in docs/cli.md's first
- * list; railsw's own extension).
+ * unresolved: routed packets held while their next hop is resolved.
  */
 #define RSW_FOREACH_PUNT_CLASS(X)                                                                  \
 	X(arp, 2000, 400)                                                                          \

@@ -189,6 +189,8 @@ struct rsw_qos_main {
 	uint64_t used;     /* bytes buffered switch-wide (rx workers add, owners subtract) */
 	uint32_t wm_epoch; /* bumped by `clear counters` (control → workers reset watermarks) */
 	uint64_t tsc_hz;   /* set at init (control → all) */
+	uint32_t
+		shaper_burst_us; /* shaper bucket, µs of the port's speed; 0 = 100 (control → all) */
 	struct rsw_qos_port port[RSW_MAX_PORTS];
 };
 
@@ -201,6 +203,7 @@ struct rsw_port_sched {
 	uint64_t last_tsc;
 	uint64_t rate_q16;   /* refill: tokens_milli per TSC tick × 2^16 */
 	uint64_t rate_speed; /* the speed_bps rate_q16 was computed for */
+	uint32_t burst_us;   /* the shaper_burst_us bucket_milli was sized for */
 	int32_t deficit[RSW_N_TC];
 	uint8_t dwrr_cur;   /* TC the DWRR pointer is on */
 	uint8_t dwrr_fresh; /* quantum not yet added for the current visit */
@@ -225,7 +228,8 @@ extern struct rsw_port_sched rsw_sched[RSW_MAX_PORTS];
 
 /**
  * Owner only: refill port p's token bucket (speed_bps, wire bytes) up to now. The bucket holds
- * two largest frames or 100 µs at line rate, whichever is larger, and starts full.
+ * two largest frames or switch.shaper_burst_us (100 µs by default) at line rate, whichever is
+ * larger, and starts full.
  */
 static inline void
 rsw_shaper_refill(struct rsw_port_sched *ps, uint64_t speed_bps, uint16_t mtu, uint64_t now)
@@ -237,11 +241,15 @@ rsw_shaper_refill(struct rsw_port_sched *ps, uint64_t speed_bps, uint16_t mtu, u
 		ps->rate_speed = speed_bps;
 		ps->bucket_milli = 0; /* resized below */
 	}
+	if (unlikely(ps->burst_us != rsw_qos.shaper_burst_us)) {
+		ps->burst_us = rsw_qos.shaper_burst_us;
+		ps->bucket_milli = 0;
+	}
 	if (unlikely(ps->last_tsc == 0 || ps->bucket_milli == 0)) {
 		uint64_t burst = (uint64_t)(mtu + 38) * 2;
-		uint64_t per_100us = speed_bps / 80000;
+		uint64_t per_burst = speed_bps / 8 * (ps->burst_us ? ps->burst_us : 100) / 1000000;
 
-		ps->bucket_milli = RTE_MAX(burst, per_100us) * 1000;
+		ps->bucket_milli = RTE_MAX(burst, per_burst) * 1000;
 		ps->tokens_milli = ps->bucket_milli;
 	} else {
 		/* At most a second at a time: 2^16 × 1 s × 1 Tbit/s stays within 64 bits. */

@@ -220,6 +220,55 @@ test_sched_shaper(void **state)
 	shaper_run(400000000000ull, 0.001, 100, 1500);
 }
 
+/*
+ * A worker descheduled for 5 ms of every 20 (the scheduler does not run then): at 10M over
+ * 1 s, the default bucket (two frames of 1538 + 38 B, 2.5 ms at 10M, over 100 µs) loses the
+ * rest of each gap (2.5 of 20 ms: 1/8 of the line), and switch.shaper_burst_us of 10 ms keeps
+ * the average within 2 %. @return the wire bytes sent.
+ */
+static uint64_t
+shaper_gaps(uint32_t burst_us)
+{
+	struct rsw_qos_params qp;
+	uint64_t step = 20000, now = T0, end = T0 + TSC_HZ, wire = 0;
+	uint32_t seq = 0;
+
+	sched_reset();
+	qp_init(&qp);
+	rsw_qos.shaper_burst_us = burst_us;
+	rsw_qos.port[1].speed_bps = 10000000;
+	for (; now <= end; now += step) {
+		if ((now - T0) % 20000000 >= 15000000)
+			continue; /* descheduled */
+		while (rsw_qos.port[1].q_bytes[0] < 64u * 1000)
+			q_put(1, 0, 0, 1000, 0, seq++);
+		rsw_sched_port(st, &qp, 1, now);
+		tx_discard(1, &wire, NULL);
+	}
+	rsw_qos.port[1].speed_bps = 0;
+	sched_drain(&qp, 1, now);
+	tx_discard(1, NULL, NULL);
+	sched_reset();
+	rsw_qos.shaper_burst_us = 0;
+	return wire;
+}
+
+static void
+test_sched_shaper_burst(void **state)
+{
+	uint64_t line = 10000000 / 8, short_bucket, long_bucket;
+
+	(void)state;
+	short_bucket = shaper_gaps(100);
+	long_bucket = shaper_gaps(10000);
+	if (short_bucket > line * 0.89 || short_bucket < line * 0.85)
+		fail_msg("100 µs bucket: %" PRIu64 " wire bytes, expected about 7/8 of %" PRIu64,
+			 short_bucket, line);
+	if (long_bucket < line * 0.98 || long_bucket > line * 1.02)
+		fail_msg("10 ms bucket: %" PRIu64 " wire bytes, expected %" PRIu64 " within 2 %%",
+			 long_bucket, line);
+}
+
 /* A TC paused by received PFC is skipped while the others flow, then resumes. */
 static void
 test_sched_paused(void **state)
@@ -662,6 +711,7 @@ main(void)
 		cmocka_unit_test(test_sched_strict),
 		cmocka_unit_test(test_sched_dwrr),
 		cmocka_unit_test(test_sched_shaper),
+		cmocka_unit_test(test_sched_shaper_burst),
 		cmocka_unit_test(test_sched_paused),
 		cmocka_unit_test(test_pfc_generate),
 		cmocka_unit_test(test_pfc_generate_dynamic),

@@ -10,30 +10,40 @@ import statistics
 import subprocess
 import time
 
+import calib
+
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
 # DSCP plan (the lab's, as config/uet-trim-lab.yaml): 8 bulk (TC 0, lossy), 10 UET
-# trimmable (TC 1), 11/21 trimmed (TC 2), 26 RoCE/UET data (TC 3), 46 control (TC 7),
-# 48 CNP (TC 6).
-DSCP_MAP = "{ 8: 0, 10: 1, 11: 2, 21: 2, 26: 3, 46: 7, 48: 6 }"
+# trimmable (TC 1), 11/21 trimmed (TC 2), 26 RoCE/UET data (TC 3), 34 small messages
+# (TC 5), 46 control (TC 7), 48 CNP (TC 6).
+DSCP_MAP = "{ 8: 0, 10: 1, 11: 2, 21: 2, 26: 3, 34: 5, 46: 7, 48: 6 }"
+# PFC headroom of the lossless class: what can arrive after an XOFF on the lab's memif
+# links (calib.RING_LOG2 explains the sum).
+HEADROOM = "128KB"
 
 
 def qos_yaml(lossless=True, ecn=None, trim=False, queue_limit="64KB", dwrr="{ 0: 1, 1: 4, 2: 1, 3: 4 }",
-             total="4MB", xoff="32KB", xon="16KB", headroom="96KB"):
+             total="4MB", xoff="32KB", xon="16KB", headroom=None, trim_threshold="32KB"):
+    headroom = headroom or HEADROOM
     y = ["qos:", "  trust: dscp", f"  dscp_to_tc: {DSCP_MAP}", "  default_tc: 0",
          f"  scheduler: {{ strict: [7, 6], dwrr: {dwrr} }}",
          f"  lossless: [{'3' if lossless else ''}]",
          "  buffer:", f"    total: {total}", f"    queue_limit: {queue_limit}"]
     if lossless:
         y.append(f"    pfc: {{ xoff: {xoff}, xon: {xon}, headroom: {headroom}, quanta: 65535 }}")
+        # A storm is a TC paused 2 s without progress: the lab's time runs about 100x
+        # slower than a 400G fabric's (its RTT), and a switch process descheduled on busy
+        # CPUs holds its XON back for tens of ms (the default 200 ms dropped frames there).
+        y.append("  pfc_watchdog: { detect_ms: 2000, restore_ms: 2000, action: drop }")
     if ecn:
         y.append("  ecn:")
         for tc, (kmin, kmax, pmax) in ecn.items():
             y.append(f"    {tc}: {{ kmin: {kmin}, kmax: {kmax}, pmax: {pmax} }}")
         y.append("  ecn_mark_point: dequeue")
     if trim:
-        y += ["  trim:", "    tcs: [1]", "    threshold: 32KB", "    size: 128", "    dscp: 11",
+        y += ["  trim:", "    tcs: [1]", f"    threshold: {trim_threshold}", "    size: 128", "    dscp: 11",
               "    dscp_lasthop: 21", "    tc: 2"]
     y.append("  cnp: { tc: 6 }")
     return "\n".join(y)
@@ -59,6 +69,7 @@ class Exp:
     name = "?"
     title = "?"
     SMOKE_RUNS = 1   # runs per mode of --smoke without --runs
+    RUNS_TABLE = True  # report.md lists every run (experiments with their own table: False)
 
     def __init__(self, a):
         self.a = a
@@ -70,6 +81,7 @@ class Exp:
         self.observed = []   # (seen, text): expected directions reported, not asserted
         self.notes = []
         self.config = {}
+        self.calibration = None
         self.fabric = None
         self.commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
                                      capture_output=True, text=True).stdout.strip() or "?"
@@ -112,7 +124,7 @@ class Exp:
 
             def sampler(stop_ev, t0):
                 while not stop_ev.is_set():
-                    series["t"].append(round(time.time() - t0, 3))
+                    series["t"].append(time.time())  # on the hosts' clock below
                     for sw, port, _ in sample_port:
                         d = 0
                         try:
@@ -127,6 +139,10 @@ class Exp:
             hosts, flows, params, os.path.join(self.out, f"hosts-{tag}.json"),
             timeout=params["max_s"] + 30, sampler=sampler)
         snap = fab.snapshot()
+        # The sampler's times on the hosts' clock: rswhost's time 0 (its flows' start_s) is
+        # after its EAL start, its links and settle_ms, which the sampler does not see.
+        t0h = stats.get("t0_unix")
+        series["t"] = [round(x - t0h, 3) for x in series["t"]] if t0h else []
         cpu_total = sum(sw_cpu.values()) + stats["cpu_s"]
         rec = {"mode": mode, "transport": transport, "run": run,
                "flows": [self.flow_record(f) for f in stats["flows"]],
@@ -327,14 +343,27 @@ class Exp:
 
     # ---- output ---------------------------------------------------------------
 
+    def calibrate(self, topo, speed, host_speed=None, lossless_headroom=None):
+        """Measure the lab first (calib.py): base RTT, BDP, clean permutation."""
+        return calib.calibrate(self, topo, speed,
+                               qos_yaml(lossless=True, headroom=lossless_headroom),
+                               lb_yaml("spray"), host_speed=host_speed)
+
+    def bdp(self):
+        """The measured BDP in bytes (calibration), or None."""
+        return self.calibration["bdp_bytes"] if self.calibration else None
+
     def mode_runs(self, mode):
         return [r for r in self.runs if r["mode"] == mode]
 
     def write(self):
-        doc = {"experiment": self.name, "config": self.config, "runs": self.runs,
+        doc = {"experiment": self.name, "calibration": self.calibration,
+               "config": self.config, "runs": self.runs,
                "checks": [{"ok": ok, "check": t} for ok, t in self.checks],
                "observed": [{"seen": ok, "direction": t} for ok, t in self.observed],
-               "date": self.date, "commit": self.commit, "smoke": self.smoke}
+               "date": self.date, "commit": self.commit, "smoke": self.smoke,
+               "loadavg": list(os.getloadavg())}
+        doc.update(getattr(self, "doc_extra", {}))
         with open(os.path.join(self.out, "results.json"), "w") as f:
             json.dump(doc, f, indent=1)
         try:
@@ -355,6 +384,7 @@ class Exp:
                  "## Setup", ""]
         for k, v in self.config.items():
             lines.append(f"- {k}: {v}")
+        lines += calib.report_lines(self.calibration)
         if dc:
             lines.append(f"- DCQCN defaults at {dc['line_bps'] / 1e6:.0f} Mb/s (time scale "
                          f"{dc['time_scale']:g}): g = {dc['g']:.5f}, CNP interval "
@@ -369,8 +399,26 @@ class Exp:
         lines += [""]
         return lines
 
+    def report_runs(self):
+        """Every run on its own, from the counters every run has."""
+        lines = ["", "## Every run", "",
+                 "| mode | run | flows complete | slowest FCT s | retransmits | timeouts | "
+                 "drops | lossless drops | XOFF | CPU share |", "|---|---|---|---|---|---|---|---|---|---|"]
+        for r in self.runs:
+            fl = r.get("flows", [])
+            sw = list(r.get("switches", {}).values())
+            fct = max(((f.get("fct_s") or 0) for f in fl), default=0)
+            lines.append(
+                f"| {r['mode']} | {r.get('run')} | {sum(1 for f in fl if f.get('complete'))}/"
+                f"{len(fl)} | {fct:.3f} | {sum(f.get('retransmits', 0) for f in fl)} | "
+                f"{sum(f.get('timeouts', 0) for f in fl)} | {sum(s.get('dropped', 0) for s in sw)} | "
+                f"{sum(s.get('lossless_drops', 0) for s in sw)} | {sum(s.get('tx_xoff', 0) for s in sw)} | "
+                f"{r.get('cpu', {}).get('share_of_2_cores', '')} |")
+        return lines
+
     def report_checks(self):
-        lines = ["", "## Checks", ""]
+        lines = self.report_runs() if self.RUNS_TABLE else []
+        lines += ["", "## Checks", ""]
         for ok, t in self.checks:
             lines.append(f"- {'PASS' if ok else 'FAIL'}: {t}")
         for ok, t in self.observed:

@@ -13,7 +13,7 @@ from exp_base import Exp, lb_yaml, plt, qos_yaml
 class Classes(Exp):
     name = "classes"
     title = "Traffic classes: bulk beside RoCE, ETS shares, small-message latency"
-    MODES = ["idle", "fifo", "ets"]
+    MODES = ["idle", "fifo", "fifo+dcqcn", "ets"]
 
     def run(self):
         speed, fspeed = "50M", "100M"
@@ -32,12 +32,20 @@ class Classes(Exp):
             "probes": f"{nprobe} RoCE messages of 32 KiB, one every 0.1 s from 0.3 s, leaf 0 "
                       "host 1 -> leaf 0 host 0, in the RoCE class; their completion time is "
                       "the small class's latency",
-            "modes": "idle: probes alone; fifo: everything in TC 0 (one queue, lossy); ets: "
-                     "bulk in TC 0, RoCE and probes in lossless TC 3, CNPs strict in TC 6",
+            "modes": "idle: probes alone (in their class of ets); fifo: everything in TC 0 (one "
+                     "queue, lossy); fifo+dcqcn: the same with ECN on TC 0 and DCQCN on the "
+                     "RoCE flow and the probes (the control for ets: only the classes differ); "
+                     "ets: bulk in TC 0, RoCE in lossless TC 3 (DCQCN), probes in their own "
+                     "TC 5 (DSCP 34, DWRR weight 2), CNPs strict in TC 6",
             "runs per mode": self.runs_n,
         }
-        qos = qos_yaml(lossless=True, ecn={3: ("8KB", "48KB", 0.2)})
+        self.calibrate(topo, fspeed, host_speed=speed)
+        ecn = ("8KB", "48KB", 0.2)
         for mode in self.modes():
+            qos = qos_yaml(lossless=True, ecn={0: ecn, 3: ecn} if mode == "fifo+dcqcn" else
+                           {3: ecn}, dwrr="{ 0: 1, 1: 4, 2: 1, 3: 4, 5: 2 }")
+            fifo = mode.startswith("fifo")
+            dc = mode in ("ets", "fifo+dcqcn")
             for run in range(self.runs_n):
                 fab = Fabric(self.a.build, "cl", topo, fspeed, qos, lb_yaml("hash", run + 1),
                              host_speed=speed, log=self.log)
@@ -46,7 +54,8 @@ class Classes(Exp):
                     h = {x["name"]: x for x in fab.hosts}
                     l0 = sorted(n for n in h if n.startswith("server-su0"))
                     l1 = sorted(n for n in h if n.startswith("server-su1"))
-                    dscp_bulk, dscp_roce = (8, 8) if mode == "fifo" else (8, 26)
+                    dscp_bulk, dscp_roce = (8, 8) if fifo else (8, 26)
+                    dscp_probe = 8 if fifo else 34
                     flows = []
                     if mode != "idle":
                         flows.append({"id": 0, "role": "background", "src": l1[0],
@@ -55,14 +64,14 @@ class Classes(Exp):
                                       "sport": 50000 + run})
                         flows.append({"id": 1, "role": "victim", "src": l1[1], "dst": l0[0],
                                       "transport": "roce", "bytes": 0, "stop_s": dur,
-                                      "dscp": dscp_roce, "dcqcn": mode == "ets",
-                                      "prio": 3 if mode == "ets" else 0,
+                                      "dscp": dscp_roce, "dcqcn": dc,
+                                      "prio": 0 if fifo else 3,
                                       "sport": 51000 + run})
                     for k in range(nprobe):
                         flows.append({"id": 10 + k, "role": "incast", "src": l0[1],
                                       "dst": l0[0], "transport": "roce", "bytes": 32 << 10,
-                                      "start_s": 0.3 + 0.1 * k, "dscp": dscp_roce,
-                                      "prio": 3 if mode == "ets" else 0, "dcqcn": mode == "ets",
+                                      "start_s": 0.3 + 0.1 * k, "dscp": dscp_probe,
+                                      "prio": 0 if fifo else 5, "dcqcn": dc,
                                       "sport": 52000 + 7 * k + run})
                     for f in flows:
                         f["role"] = {"incast": "probe"}.get(f["role"], f["role"])
@@ -98,12 +107,19 @@ class Classes(Exp):
         self.check(ll == 0, f"ets: no lossless drops ({ll})")
         pe = self.mean([self.mean(self.probes(r)) for r in ets])
         pf = self.mean([self.mean(self.probes(r)) for r in fifo])
+        fd = self.mode_runs("fifo+dcqcn")
+        pfd = self.mean([self.mean(self.probes(r)) for r in fd]) if fd else None
         pi = self.mean([self.mean(self.probes(r)) for r in idle])
         inc = sum(1 for r in ets + idle for x in self.probes(r) if x is None)
         self.check(inc == 0, f"idle, ets: every probe message completed ({inc} did not)")
         self.check(pe is not None and pf is not None and pe < pf,
                    f"ets: probes complete sooner than in one shared queue (mean {pe:.4f} s < "
                    f"{pf if pf is not None else float('nan'):.4f} s; idle {pi:.4f} s)")
+        if pfd is not None:
+            # The control: one queue with DCQCN too, so only the classes differ.
+            self.observe(pe is not None and pe < pfd,
+                         f"ets: probes complete sooner than in one queue with DCQCN (mean "
+                         f"{pe:.4f} s < {pfd:.4f} s)")
 
     def plots(self):
         p = plt()
@@ -177,8 +193,10 @@ class Rails(Exp):
     SMOKE_RUNS = 2
 
     def topo(self, design, sus=2, servers=2, rails=2, spines=None, radix=16):
+        # Equal capacity: 2 uplinks per leaf on both designs (rail-optimized: one to each of
+        # 2 spines; rail-only: 2 parallel links to its rail's spine), 1:1 with 2 servers.
         return dict(design=design, sus=sus, servers_per_su=servers, rails=rails,
-                    spines=spines or (2 if design == "rail-optimized" else 1), radix=radix,
+                    spines=spines or 2, radix=radix,
                     gpu_prefix="10.0.0.0/8", fabric_prefix="172.16.0.0/12")
 
     def plan_counts(self, topo):
@@ -204,8 +222,9 @@ class Rails(Exp):
         chunk = (128 << 10) if self.smoke else (512 << 10)
         self.config = {
             "topology": "2 SUs x 2 servers x 2 rails (8 NICs): rail-optimized = 4 leaves + 2 "
-                        "spines shared by the rails; rail-only = 4 leaves + 1 spine per rail "
-                        "(railctl plan)",
+                        "spines shared by the rails; rail-only = 4 leaves + 1 spine per rail, each "
+                        "leaf with 2 parallel uplinks to it (railctl plan): equal capacity, "
+                        "1:1 on both",
             "link speed": f"{speed} b/s on every NIC and fabric link",
             "scale-up": f"{scaleup / 1e6:.0f} Mb/s per GPU inside a server (NVLink stand-in, 8x "
                         "the NIC): on rail-only a flow to another rail is first copied to the "
@@ -230,6 +249,7 @@ class Rails(Exp):
         # railctl's rail-only (radix 64: 32 / S to 1 on both).
         self.counts_eq = [(s, {m: self.plan_counts(self.topo(m, spines=s, **big))
                                for m in self.MODES}) for s in (4, 8, 16)]
+        self.calibrate(self.topo("rail-optimized"), speed)
         qos = qos_yaml(lossless=True, ecn={3: ("8KB", "48KB", 0.2)})
         for mode in self.modes():
             for run in range(self.runs_n):
@@ -369,8 +389,8 @@ class Rails(Exp):
         lines = self.report_header()
         lines += ["## Results", "",
                   "| design | switches | fabric links | all-reduce s | all-to-all s | "
-                  "mean hops (all-to-all, by flow) | leaf-up / spine / leaf-down MB (all-to-all) |",
-                  "|---|---|---|---|---|---|---|"]
+                  "mean hops (all-to-all, by flow) | leaf-up / spine / leaf-down MB (all-to-all) "
+                  "| CNPs (all runs) |", "|---|---|---|---|---|---|---|---|"]
         for m in self.MODES:
             c = self.counts[m]
             rs = self.sel(m, "alltoall")
@@ -381,7 +401,8 @@ class Rails(Exp):
                 f"{self.spread([self.coll_time(r) for r in self.sel(m, 'allreduce')])} | "
                 f"{self.spread([self.coll_time(r) for r in rs])} | {hops:.2f} | "
                 f"{tl['leaf_up'] / 1e6:.1f} / {tl['spine'] / 1e6:.1f} / "
-                f"{tl['leaf_down'] / 1e6:.1f} |")
+                f"{tl['leaf_down'] / 1e6:.1f} | "
+                f"{sum(f['cnps'] for r in self.sel(m, 'allreduce') + rs for f in r['flows'])} |")
         big = self.counts_big
         lines += ["", "At a larger size (railctl plan only, no traffic: 8 SUs x 32 servers x 8 "
                   "rails, radix 64; rail-optimized with 16 spines, rail-only with 4 per rail):",

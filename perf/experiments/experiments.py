@@ -18,13 +18,39 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import calib  # noqa: E402
 from lab import Fabric  # noqa: E402
 from exp_base import Exp, ROOT, lb_yaml, plt, qos_yaml  # noqa: E402
 from exp_elephants_incast import Elephants, Incast  # noqa: E402
 from exp_classes_rails import Classes, Rails  # noqa: E402
+from exp_roce_uet import RoceVsUet  # noqa: E402
+from exp_distance import Distance  # noqa: E402
+from exp_checkpoint import Checkpoint  # noqa: E402
 
 
-EXPERIMENTS = {"elephants": Elephants, "incast": Incast, "classes": Classes, "rails": Rails}
+class Calibrate(Exp):
+    """The calibration alone, on the elephants fabric."""
+    name = "calibrate"
+    title = "Calibration: base RTT, BDP and a clean permutation on the elephants fabric"
+    MODES = []
+
+    def run(self):
+        self.config = {"topology": "2 leaves x 4 hosts, 4 spines (6 railsw), 50 Mb/s links"}
+        self.calibrate(dict(design="rail-optimized", sus=2, servers_per_su=4, rails=1,
+                            spines=4, radix=16, gpu_prefix="10.0.0.0/8",
+                            fabric_prefix="172.16.0.0/12"), "50M")
+
+    def plots(self):
+        pass
+
+    def report(self):
+        return "\n".join(self.report_header() + self.report_checks()) + "\n"
+
+
+EXPERIMENTS = {"calibrate": Calibrate, "elephants": Elephants, "incast": Incast, "classes": Classes, "rails": Rails}
+EXPERIMENTS["roce-vs-uet"] = RoceVsUet
+EXPERIMENTS["distance"] = Distance
+EXPERIMENTS["checkpoint"] = Checkpoint
 EXPERIMENTS["llr"] = __import__("llr").make(Exp, qos_yaml, lb_yaml, plt)  # docs/link.md
 
 
@@ -44,11 +70,16 @@ def main(argv=None):
                     "opens with net_af_packet")
     a = ap.parse_args(argv)
     Fabric.rswhost_ports = a.host_ports
+    Fabric.ring_log2 = calib.RING_LOG2
+    Fabric.pace = calib.PACE
+    Fabric.shaper_burst_us = calib.BURST_US
     if a.list or not a.name:
         for k, c in EXPERIMENTS.items():
             print(f"{k:10s} {c.title}")
         return 0 if a.list else 2
-    names = list(EXPERIMENTS) if a.name == "all" else [a.name]
+    # "all": every experiment (each calibrates its own fabric first; `calibrate` alone is
+    # for a look at the lab).
+    names = [n for n in EXPERIMENTS if n != "calibrate"] if a.name == "all" else [a.name]
     for n in names:
         if n not in EXPERIMENTS:
             print(f"unknown experiment {n!r}; --list lists them", file=sys.stderr)
@@ -61,7 +92,7 @@ def main(argv=None):
                                 base or os.path.join(ROOT, "perf", "experiments", "out", n))
         os.makedirs(a.out, exist_ok=True)
         cls = EXPERIMENTS[n]
-        a.runs = runs_given or (cls.SMOKE_RUNS if a.smoke else 3)
+        a.runs = runs_given or (cls.SMOKE_RUNS if a.smoke else getattr(cls, "FULL_RUNS", 3))
         e = cls(a)
         t0 = time.time()
         if a.modes:

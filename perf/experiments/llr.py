@@ -30,6 +30,15 @@ def make(Exp, qos_yaml, lb_yaml, plt):
     class LossyFabric(Fabric):
         """A Fabric whose leaf-spine ports inject loss and may run LLR; every port MTU 9000."""
 
+        # The lab before calibration (docs/experiments.md): the switches' default shaper
+        # bucket (LLR's replay buffer covers a link's ordinary bursts, and a shaper that
+        # banks 5 ms overruns it: FLUSH), 1024-slot rings and hosts at line rate; with the
+        # calibrated lab's 64-slot rings and 97 % pacing, 2 of 3 smokes on a busy machine
+        # saw spurious host timeouts with LLR on.
+        shaper_burst_us = 100
+        ring_log2 = 10
+        pace = 1.0
+
         def __init__(self, *a, loss=0.0, llr=False, cbfc=False, seed=1, **kw):
             super().__init__(*a, **kw)
             self.loss, self.llr, self.cbfc, self.seed = loss, llr, cbfc, seed

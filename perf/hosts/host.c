@@ -73,6 +73,8 @@ qp_sendable(const struct qp *q)
 		return 1;
 	if (q->utx.total != RSW_PSN_UNBOUNDED && q->utx.nxt >= q->utx.total)
 		return 0;
+	if (f->cc && (double)(q->utx.nxt - q->utx.una) >= q->cc.cwnd)
+		return 0;
 	return q->utx.nxt - q->utx.una < q->utx.window;
 }
 
@@ -83,9 +85,15 @@ host_tx(struct host *h, uint64_t now)
 	uint64_t slack = (uint64_t)(4 * 1100 * h->tsc_per_byte);
 	int sent = 0, tried;
 
+	/* An idle link saves up no more than 4 packets, or catchup_us of line: the process
+	 * catches up on what a descheduled NIC would have sent meanwhile. */
+	if (g.catchup_tsc > slack)
+		slack = g.catchup_tsc;
 	if (h->link_next + slack < now)
-		h->link_next = now - slack; /* an idle link saves up no more than 4 packets */
-	while (h->link_next <= now && h->ntx < TXBUF && sent < BURST) {
+		h->link_next = now - slack;
+	/* Data waits in the NIC, not in an unbounded queue: what is held unsent still goes
+	 * out after a pause arrives, and PFC headroom must cover it. */
+	while (h->link_next <= now && h->ntx < TXDATA && sent < BURST) {
 		struct rte_mbuf *m = NULL;
 		struct qp *q = NULL;
 		uint32_t wire = 0;
@@ -142,8 +150,8 @@ timers(uint64_t tsc)
 			rsw_dcqcn_rp_tick(&q->rp, &g.dp[f->src], ns);
 		if (f->tr == T_ROCE)
 			rsw_gbn_tx_timeout(&q->gtx, ns, rto);
-		else
-			rsw_uet_tx_timeout(&q->utx, ns, rto, 64);
+		else if (rsw_uet_tx_timeout(&q->utx, ns, rto, 64) > 0 && f->cc)
+			rsw_nscc_timeout(&q->cc, &g.nscc);
 	}
 	for (i = 0; i < g.nflows; i++) {
 		struct flow *f = &g.flows[i];
@@ -180,6 +188,9 @@ finite_done(void)
 	for (i = 0; i < g.nflows; i++)
 		if (g.flows[i].bytes != 0 && g.flows[i].done_tsc == 0)
 			return 0;
+	for (i = 0; i < g.npings; i++)
+		if (g.pings[i].got < g.pings[i].count && g.pings[i].sent < 2 * g.pings[i].count)
+			return 0;
 	return 1;
 }
 
@@ -212,6 +223,8 @@ run(void)
 				host_tx(h, now); /* retransmissions while draining */
 			tx_flush(h);
 		}
+		if (g.npings)
+			ping_tick(now);
 		if (now - last_timer >= timer_tsc) {
 			timers(now);
 			last_timer = now;
@@ -338,12 +351,20 @@ main(int argc, char **argv)
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
 	w0 = rte_rdtsc();
 	g.t0 = w0 + g.hz / 20;
+	{
+		struct timespec rt;
+
+		/* The wall-clock time of t0: samplers outside the process (the experiments'
+		 * queue sampler) put their times on this clock. */
+		clock_gettime(CLOCK_REALTIME, &rt);
+		g.t0_unix = (double)rt.tv_sec + (double)rt.tv_nsec / 1e9 + 0.05;
+	}
 	for (i = 0; i < g.nflows; i++) {
 		struct flow *f = &g.flows[i];
 
 		f->start_tsc = g.t0 + (uint64_t)(f->start_s * (double)g.hz);
 		f->stop_tsc = g.t0 + (uint64_t)(f->stop_s * (double)g.hz);
-		if (f->after >= 0) /* waits for deliver() of its predecessor */
+		if (f->nafter > 0) /* waits for deliver() of its predecessors */
 			f->start_tsc = f->stop_tsc = UINT64_MAX;
 	}
 	run();

@@ -16,13 +16,17 @@
 #include <rte_mbuf.h>
 
 #include "rsw_dcqcn.h"
+#include "rsw_nscc.h"
 #include "rsw_reliab.h"
 
 #define MAX_HOSTS   32
-#define MAX_FLOWS   256
-#define MAX_QPS     1024
+#define MAX_FLOWS   2048
+#define MAX_QPS     4096
+#define MAX_AFTER   16 /* predecessors of a flow (a collective's dependencies) */
 #define BURST       32
 #define TXBUF       256
+#define TXDATA      16 /* data frames held unsent at most: a NIC stops at a pause */
+#define MAX_PINGS   16
 #define ROCE_PORT   4791
 #define UET_PORT    4793
 #define BTH_LEN     12
@@ -36,10 +40,13 @@ enum transport {
 };
 
 /* UET-like PDS header types (uet-ref-prov uet_pkt_hdr.h uses 0x0A for a NACK). */
-#define UET_DATA 0x02
-#define UET_ACK  0x09
-#define UET_NACK 0x0A
-#define UET_LAST 0x01 /* flags: last packet of the message */
+#define UET_DATA    0x02
+#define UET_ACK     0x09
+#define UET_NACK    0x0A
+#define UET_LAST    0x01 /* flags: last packet of the message */
+#define UET_PING    0x20 /* rswhost's base-RTT probe (64 B frames) */
+#define UET_PONG    0x21
+#define UET_ACK_LEN 36 /* cum, sack; packets and CE marks covered, trigger PSN, entropy */
 
 /* BTH opcodes (IBTA): RC SEND middle/last, ACKNOWLEDGE; CNP. */
 #define OP_SEND_MIDDLE 0x01
@@ -70,6 +77,12 @@ struct qp {
 	uint64_t *usent;
 	uint32_t *urq;
 	uint8_t *ugot;
+	struct rsw_nscc cc;    /* UET sender's window (flow->cc) */
+	uint16_t ack_cnt;      /* receiver: packets since the last ACK */
+	uint16_t ack_ce;       /* of them CE-marked */
+	uint16_t last_entropy; /* receiver: entropy of the last data packet */
+	uint8_t last_ce;       /* and whether it was CE-marked */
+	uint32_t last_psn;     /* its PSN */
 };
 
 struct flow {
@@ -79,24 +92,39 @@ struct flow {
 	enum transport tr;
 	uint64_t bytes;         /* 0 = time-bound */
 	double start_s, stop_s; /* window of a time-bound flow; start of a finite one */
-	int after;              /* index of the flow whose delivery starts this one, or -1 */
+	int nafter;             /* flows whose delivery starts this one (0: none) */
+	int after[MAX_AFTER];   /* their indexes */
+	int after_left;         /* of them not yet delivered */
 	int nqp;
 	struct qp *qps[16];
-	int spray;           /* UET entropy per packet */
-	int dcqcn;           /* DCQCN reaction on */
-	uint8_t dscp;        /* data DSCP */
-	uint8_t prio;        /* PFC priority of the data */
-	uint16_t sport_base; /* entropy base */
+	int spray;            /* UET entropy per packet */
+	int cc;               /* UET: the NSCC-like window on */
+	struct rsw_reps reps; /* UET per-packet entropy: oblivious, or REPS-like recycling */
+	int dcqcn;            /* DCQCN reaction on */
+	uint8_t dscp;         /* data DSCP */
+	uint8_t prio;         /* PFC priority of the data */
+	uint16_t sport_base;  /* entropy base */
 	uint64_t start_tsc, stop_tsc;
 	uint64_t done_tsc;    /* all delivered (finite) */
 	uint64_t last_rx_tsc; /* last delivery */
 	uint64_t tx_pkts, tx_bytes, retx_pkts, retx_bytes;
-	uint64_t cnps;        /* CNPs received by the sender */
-	uint64_t trimmed_rx;  /* trimmed arrivals (UET) */
-	uint64_t nacks_rx;    /* NAKs/NACKs received by the sender */
-	uint64_t *bins;       /* delivered bytes per bin */
-	double *rate_bins;    /* sender's summed current rate per bin */
-	uint32_t spray_state; /* xorshift for per-packet entropy */
+	uint64_t cnps;       /* CNPs received by the sender */
+	uint64_t trimmed_rx; /* trimmed arrivals (UET) */
+	uint64_t nacks_rx;   /* NAKs/NACKs received by the sender */
+	uint64_t *bins;      /* delivered bytes per bin */
+	double *rate_bins;   /* sender's summed current rate per bin */
+};
+
+/* A base-RTT probe: 64-byte ping-pong from src to dst, one outstanding at a time. */
+struct ping {
+	int src, dst;
+	int count; /* probes to answer */
+	int sent, got;
+	uint32_t seq; /* outstanding probe */
+	uint8_t dscp;
+	uint64_t sent_tsc; /* of the outstanding probe; 0: none */
+	uint64_t next_tsc; /* earliest next probe */
+	double *rtt_us;
 };
 
 struct host {
@@ -105,7 +133,7 @@ struct host {
 	struct rte_ether_addr mac, gw;
 	uint32_t ip; /* network order */
 	double speed_bps;
-	double tsc_per_byte;      /* wire time */
+	double tsc_per_byte;      /* wire time at the paced rate (speed × pace) */
 	uint64_t link_next;       /* earliest next transmission */
 	uint64_t paused_until[8]; /* PFC per priority (802.3x sets all) */
 	uint64_t paused_tsc[8];   /* time paused, per priority */
@@ -127,10 +155,16 @@ struct rswhost {
 	int nflows;
 	struct qp qps[MAX_QPS];
 	int nqps;
+	struct ping pings[MAX_PINGS];
+	int npings;
+	double pace;                 /* hosts send at this fraction of their link speed */
+	uint64_t catchup_tsc;        /* an idle or descheduled link saves up this much time */
+	struct rsw_nscc_params nscc; /* the UET window's parameters */
 	struct rte_mempool *pool;
 	uint64_t hz;
 	double ns_per_tsc;
 	uint64_t t0;       /* start of the run */
+	double t0_unix;    /* its wall-clock time (CLOCK_REALTIME, s) */
 	double duration_s; /* time-bound flows' latest stop; a run ends after it */
 	double max_s;      /* hard limit */
 	double drain_s;    /* after the last flow: wait for outstanding packets */
@@ -188,6 +222,8 @@ tx_enqueue(struct host *h, struct rte_mbuf *m, int ctrl)
 void tx_flush(struct host *h);
 struct rte_mbuf *data_packet(struct host *h, struct qp *q, uint64_t now, uint32_t *wire);
 void rx_frame(struct host *h, struct rte_mbuf *m, uint64_t tsc);
+
+void ping_tick(uint64_t now);
 
 /* host.c */
 int outstanding(void);

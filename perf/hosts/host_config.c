@@ -70,6 +70,30 @@ dcqcn_params(struct rsw_dcqcn_params *p, double line)
 	p->min_bps = jnum(o, "min_bps", p->min_bps);
 }
 
+/* "after": a flow id or a list of them (resolved to indexes once every flow is read). */
+static int
+parse_after(struct flow *f, json_t *af)
+{
+	json_t *x;
+	size_t i;
+
+	if (json_is_integer(af)) {
+		f->after[f->nafter++] = (int)json_integer_value(af);
+	} else if (json_is_array(af)) {
+		if (json_array_size(af) > MAX_AFTER) {
+			fprintf(stderr, "rswhost: flow %d: more than %d flows in after\n", f->id,
+				MAX_AFTER);
+			return -1;
+		}
+		json_array_foreach(af, i, x)
+		{
+			f->after[f->nafter++] = (int)json_integer_value(x);
+		}
+	}
+	f->after_left = f->nafter;
+	return 0;
+}
+
 int
 load_config(const char *path)
 {
@@ -98,6 +122,23 @@ load_config(const char *path)
 	g.trim_dscp[0] = (uint8_t)jnum(c, "trim_dscp", 11);
 	g.trim_dscp[1] = (uint8_t)jnum(c, "trim_dscp_lasthop", 21);
 	g.dcqcn_over = json_object_get(c, "dcqcn");
+	g.pace = jnum(c, "pace", 1.0);
+	g.catchup_tsc = (uint64_t)(jnum(c, "catchup_us", 0) * 1e-6 * (double)g.hz);
+	v = json_object_get(c, "nscc");
+	g.nscc = (struct rsw_nscc_params){
+		.max_cwnd = jnum(v, "max_cwnd_pkts", 16),
+		.min_cwnd = jnum(v, "min_cwnd_pkts", 1),
+		.target_ns = (uint64_t)(jnum(v, "target_delay_us", 2000) * 1e3),
+		.beta = jnum(v, "beta", 0.5),
+		.fast_gain = jnum(v, "fast_gain", 0.5),
+		.ai = jnum(v, "ai_pkts", 1),
+	};
+	if (g.pace < 0.5 || g.pace > 1.0 || g.nscc.max_cwnd < 1 || g.nscc.min_cwnd < 1 ||
+	    g.nscc.min_cwnd > g.nscc.max_cwnd || g.nscc.beta <= 0 || g.nscc.beta > 1) {
+		fprintf(stderr, "rswhost: pace must be 0.5..1, nscc 1 <= min_cwnd_pkts <= "
+				"max_cwnd_pkts, 0 < beta <= 1\n");
+		return -1;
+	}
 	if ((g.window & (g.window - 1)) != 0 || g.window < 64 || g.window > 4096) {
 		fprintf(stderr, "rswhost: window must be a power of two in 64..4096\n");
 		return -1;
@@ -129,7 +170,7 @@ load_config(const char *path)
 		}
 		h->ip = ip.s_addr;
 		h->speed_bps = jnum(v, "speed_bps", 100e6);
-		h->tsc_per_byte = 8.0 / h->speed_bps * (double)g.hz;
+		h->tsc_per_byte = 8.0 / (h->speed_bps * g.pace) * (double)g.hz;
 		ret = rte_dev_probe(jstr(v, "devargs", ""));
 		if (ret < 0) {
 			fprintf(stderr, "rswhost: host %s: cannot probe %s: %s\n", h->name,
@@ -170,15 +211,19 @@ load_config(const char *path)
 		f->tr = strcmp(tr, "uet") == 0 ? T_UET : T_ROCE;
 		f->bytes = (uint64_t)jnum(v, "bytes", 0);
 		f->start_s = jnum(v, "start_s", 0);
-		f->after = (int)jnum(v, "after", -1); /* a flow id, resolved below */
+		if (parse_after(f, json_object_get(v, "after")) < 0)
+			return -1;
 		f->stop_s = jnum(v, "stop_s", g.duration_s);
 		f->nqp = (int)jnum(v, "qps", 1);
-		f->spray = strcmp(jstr(v, "entropy", "flow"), "packet") == 0;
+		f->spray = strcmp(jstr(v, "entropy", "flow"), "packet") == 0 ||
+			   strcmp(jstr(v, "entropy", "flow"), "reps") == 0;
+		f->cc = strcmp(jstr(v, "cc", "none"), "nscc") == 0;
 		f->dcqcn = json_is_true(json_object_get(v, "dcqcn"));
 		f->dscp = (uint8_t)jnum(v, "dscp", 26);
 		f->prio = (uint8_t)jnum(v, "prio", 3) & 7;
 		f->sport_base = (uint16_t)jnum(v, "sport", 49152 + 16 * g.nflows);
-		f->spray_state = (uint32_t)jnum(v, "seed", 1 + g.nflows) | 1;
+		rsw_reps_init(&f->reps, f->sport_base, 256, (uint32_t)jnum(v, "seed", 1 + g.nflows),
+			      strcmp(jstr(v, "entropy", "flow"), "reps") == 0);
 		if (f->src < 0 || f->dst < 0 || f->src == f->dst || f->nqp < 1 || f->nqp > 16 ||
 		    (strcmp(tr, "roce") != 0 && f->tr != T_UET)) {
 			fprintf(stderr,
@@ -217,28 +262,101 @@ load_config(const char *path)
 			rsw_uet_tx_init(&q->utx, q->total, g.window, q->ustate, q->usent, q->urq);
 			rsw_uet_rx_init(&q->urx, g.window, q->ugot);
 			rsw_dcqcn_rp_init(&q->rp, &g.dp[f->src]);
+			rsw_nscc_init(&q->cc, &g.nscc);
 			f->qps[k] = q;
 			h->send[h->nsend++] = q;
 		}
 		g.nflows++;
 	}
+	a = json_object_get(c, "pings");
+	json_array_foreach(a, i, v)
+	{
+		struct ping *pg;
+
+		if (g.npings >= MAX_PINGS) {
+			fprintf(stderr, "rswhost: more than %d pings\n", MAX_PINGS);
+			return -1;
+		}
+		pg = &g.pings[g.npings];
+		pg->src = host_index(jstr(v, "src", ""));
+		pg->dst = host_index(jstr(v, "dst", ""));
+		pg->count = (int)jnum(v, "count", 100);
+		pg->dscp = (uint8_t)jnum(v, "dscp", 26);
+		if (pg->src < 0 || pg->dst < 0 || pg->src == pg->dst || pg->count < 1 ||
+		    pg->count > 100000) {
+			fprintf(stderr, "rswhost: ping %d: bad src, dst or count (1..100000)\n",
+				g.npings);
+			return -1;
+		}
+		pg->rtt_us = calloc(pg->count, sizeof(double));
+		if (pg->rtt_us == NULL)
+			return -ENOMEM;
+		g.npings++;
+	}
 	for (int fi = 0; fi < g.nflows; fi++) {
 		struct flow *f = &g.flows[fi];
 		int w;
 
-		if (f->after < 0)
-			continue;
-		for (w = 0; w < g.nflows && g.flows[w].id != f->after; w++)
-			;
-		if (w == g.nflows || w == fi || g.flows[w].bytes == 0) {
-			fprintf(stderr,
-				"rswhost: flow %d: after %d is no finite flow of this run\n", f->id,
-				f->after);
-			return -1;
+		for (int j = 0; j < f->nafter; j++) {
+			for (w = 0; w < g.nflows && g.flows[w].id != f->after[j]; w++)
+				;
+			if (w == g.nflows || w == fi || g.flows[w].bytes == 0) {
+				fprintf(stderr,
+					"rswhost: flow %d: after %d is no finite flow of this run\n",
+					f->id, f->after[j]);
+				return -1;
+			}
+			f->after[j] = w;
 		}
-		f->after = w;
 	}
 	return 0;
+}
+
+/* The NSCC-like windows' and REPS' counters of flow @p f, summed over its QPs. */
+static void
+flow_cc_stats(json_t *j, const struct flow *f)
+{
+	uint64_t cuts = 0, holds = 0, grows = 0;
+	double wmin = 1e18;
+	int k;
+
+	for (k = 0; k < f->nqp; k++) {
+		cuts += f->qps[k]->cc.cuts;
+		holds += f->qps[k]->cc.holds;
+		grows += f->qps[k]->cc.grows;
+		if (f->qps[k]->cc.cwnd_min_seen < wmin)
+			wmin = f->qps[k]->cc.cwnd_min_seen;
+	}
+	json_object_set_new(j, "cc", json_string(f->cc ? "nscc" : "none"));
+	if (f->cc) {
+		json_object_set_new(j, "cwnd_cuts", json_integer((json_int_t)cuts));
+		json_object_set_new(j, "cwnd_holds", json_integer((json_int_t)holds));
+		json_object_set_new(j, "cwnd_grows", json_integer((json_int_t)grows));
+		json_object_set_new(j, "cwnd_min_pkts", json_real(wmin));
+	}
+	json_object_set_new(j, "entropy_reused", json_integer((json_int_t)f->reps.reused));
+}
+
+/* Every probe's round-trip times, µs. */
+static json_t *
+ping_stats(void)
+{
+	json_t *a = json_array();
+	int i, k;
+
+	for (i = 0; i < g.npings; i++) {
+		const struct ping *pg = &g.pings[i];
+		json_t *j = json_object(), *r = json_array();
+
+		for (k = 0; k < pg->got; k++)
+			json_array_append_new(r, json_real(pg->rtt_us[k]));
+		json_object_set_new(j, "src", json_string(g.hosts[pg->src].name));
+		json_object_set_new(j, "dst", json_string(g.hosts[pg->dst].name));
+		json_object_set_new(j, "sent", json_integer(pg->sent));
+		json_object_set_new(j, "rtt_us", r);
+		json_array_append_new(a, j);
+	}
+	return a;
 }
 
 int
@@ -309,6 +427,7 @@ write_stats(const char *path, double cpu_s, double wall_s)
 		json_object_set_new(j, "trimmed", json_integer((json_int_t)f->trimmed_rx));
 		json_object_set_new(j, "pause_s",
 				    json_real(secs(g.hosts[f->src].paused_tsc[f->prio])));
+		flow_cc_stats(j, f);
 		for (b = 0; b <= last_bin; b++) {
 			json_array_append_new(bins, json_integer((json_int_t)f->bins[b]));
 			json_array_append_new(rates, json_real(f->rate_bins[b]));
@@ -360,6 +479,7 @@ write_stats(const char *path, double cpu_s, double wall_s)
 		json_array_append_new(dc, j);
 	}
 	json_object_set_new(o, "flows", flows);
+	json_object_set_new(o, "pings", ping_stats());
 	json_object_set_new(o, "hosts", hosts);
 	json_object_set_new(o, "dcqcn", json_array_get(dc, 0));
 	json_incref(json_array_get(dc, 0));
@@ -368,6 +488,7 @@ write_stats(const char *path, double cpu_s, double wall_s)
 	json_object_set_new(o, "payload", json_integer(g.payload));
 	json_object_set_new(o, "window", json_integer(g.window));
 	json_object_set_new(o, "wall_s", json_real(wall_s));
+	json_object_set_new(o, "t0_unix", json_real(g.t0_unix));
 	json_object_set_new(o, "cpu_s", json_real(cpu_s));
 	json_object_set_new(o, "outstanding_qps", json_integer(outstanding()));
 	if (json_dump_file(o, path, JSON_COMPACT) != 0) {

@@ -165,7 +165,7 @@ send_uet_ack(struct host *h, struct qp *q)
 	if (m == NULL)
 		return;
 	rsw_uet_rx_ack_fields(&q->urx, &cum, &sack);
-	p = frame_start(h, m, to->ip, g.ctrl_dscp << 2, q->sport, UET_PORT, 24);
+	p = frame_start(h, m, to->ip, g.ctrl_dscp << 2, q->sport, UET_PORT, UET_ACK_LEN);
 	p[0] = UET_ACK;
 	p[1] = 0;
 	p[2] = p[3] = 0;
@@ -174,6 +174,12 @@ send_uet_ack(struct host *h, struct qp *q)
 	put32(p + 12, 0);
 	put32(p + 16, (uint32_t)(sack >> 32));
 	put32(p + 20, (uint32_t)sack);
+	/* Congestion feedback: packets and CE marks since the last ACK, and the PSN and
+	 * entropy of the packet that triggered this ACK (its delay, its path). */
+	put32(p + 24, (uint32_t)q->ack_cnt << 16 | q->ack_ce);
+	put32(p + 28, q->last_psn);
+	put32(p + 32, (uint32_t)q->last_entropy << 16 | q->last_ce);
+	q->ack_cnt = q->ack_ce = 0;
 	tx_enqueue(h, m, 1);
 }
 
@@ -209,15 +215,74 @@ pkt_bytes(const struct qp *q, uint32_t psn)
 static uint16_t
 next_entropy(struct flow *f, struct qp *q)
 {
-	uint32_t x = f->spray_state;
-
 	if (!f->spray)
 		return q->sport;
-	x ^= x << 13;
-	x ^= x >> 17;
-	x ^= x << 5;
-	f->spray_state = x;
-	return f->sport_base + (x & 255); /* a pool of 256 entropies (htsim's default) */
+	return rsw_reps_next(&f->reps); /* a pool of 256 entropies (htsim's default) */
+}
+
+/* ---- base-RTT probes ------------------------------------------------------ */
+
+static void
+send_ping(struct host *h, uint32_t dst_ip, uint8_t dscp, uint8_t type, uint32_t seq, uint32_t idx)
+{
+	struct rte_mbuf *m = ctrl_alloc(h);
+	uint8_t *p;
+
+	if (m == NULL)
+		return;
+	/* 42 B of headers + 18 = 60 B, 64 B on the wire with the FCS. */
+	p = frame_start(h, m, dst_ip, dscp << 2, 0xc100, UET_PORT, 18);
+	memset(p, 0, 18);
+	p[0] = type;
+	put32(p + 4, seq);
+	put32(p + 8, idx);
+	tx_enqueue(h, m, 1);
+}
+
+void
+ping_tick(uint64_t now)
+{
+	uint64_t lost = g.hz / 20; /* 50 ms without an answer: send the next */
+	int i;
+
+	for (i = 0; i < g.npings; i++) {
+		struct ping *pg = &g.pings[i];
+		struct host *h = &g.hosts[pg->src];
+
+		if (pg->got >= pg->count || pg->sent >= 2 * pg->count || now < pg->next_tsc ||
+		    now < g.t0)
+			continue;
+		if (pg->sent_tsc != 0 && now - pg->sent_tsc < lost)
+			continue;
+		pg->seq++;
+		pg->sent++;
+		pg->sent_tsc = now;
+		send_ping(h, g.hosts[pg->dst].ip, pg->dscp, UET_PING, pg->seq, (uint32_t)i);
+	}
+}
+
+static void
+rx_ping(struct host *h, const uint8_t *ip, const uint8_t *b, uint64_t tsc)
+{
+	uint32_t seq = get32(b + 4), idx = get32(b + 8);
+	struct ping *pg;
+
+	h->rx_ctrl++;
+	if (b[0] == UET_PING) {
+		uint32_t from;
+
+		memcpy(&from, ip + 12, 4);
+		send_ping(h, from, ip[1] >> 2, UET_PONG, seq, idx);
+		return;
+	}
+	if (idx >= (uint32_t)g.npings)
+		return;
+	pg = &g.pings[idx];
+	if (pg->sent_tsc == 0 || seq != pg->seq || pg->got >= pg->count)
+		return;
+	pg->rtt_us[pg->got++] = (double)(tsc - pg->sent_tsc) * g.ns_per_tsc / 1e3;
+	pg->sent_tsc = 0;
+	pg->next_tsc = tsc + g.hz / 2000; /* 0.5 ms apart */
 }
 
 /* Build the next data packet of @p q, if it has one. */
@@ -315,8 +380,12 @@ deliver(struct qp *q, uint32_t len, uint64_t tsc)
 	 * their own start_s. */
 	for (i = 0; i < g.nflows; i++) {
 		struct flow *d = &g.flows[i];
+		int k, hit = 0;
 
-		if (d->after == (int)(f - g.flows)) {
+		for (k = 0; k < d->nafter; k++)
+			hit += d->after[k] == (int)(f - g.flows); /* listed twice: counted twice */
+		d->after_left -= hit;
+		if (hit && d->after_left == 0) {
 			uint64_t at = g.t0 + (uint64_t)(d->start_s * (double)g.hz);
 
 			d->start_tsc = at > tsc ? at : tsc;
@@ -413,14 +482,44 @@ rx_roce(struct host *h, const uint8_t *ip, const uint8_t *b, uint16_t l4len, uin
 		send_roce_ack(h, q, AETH_NAK_SEQ, ack);
 }
 
+/* The sender's side of an ACK's congestion feedback: the NSCC-like window and REPS. */
+static void
+uet_feedback(struct qp *q, const uint8_t *b, uint64_t tsc)
+{
+	struct flow *f = q->flow;
+	uint32_t cnt = get32(b + 24), trig = get32(b + 28), ent = get32(b + 32);
+	uint64_t delay = 0, sent;
+
+	if (trig >= q->utx.una && trig < q->utx.nxt) {
+		sent = q->utx.sent_ns[trig & (q->utx.window - 1)];
+		if (now_ns(tsc) > sent)
+			delay = now_ns(tsc) - sent;
+	} else if (trig < q->utx.una && q->utx.una - trig <= q->utx.window) {
+		/* Acknowledged by this very ACK: its slot still holds its send time. */
+		sent = q->utx.sent_ns[trig & (q->utx.window - 1)];
+		if (now_ns(tsc) > sent)
+			delay = now_ns(tsc) - sent;
+	}
+	if (f->cc)
+		rsw_nscc_feedback(&q->cc, &g.nscc, cnt >> 16, cnt & 0xffff, 0, delay);
+	if (f->spray)
+		rsw_reps_feedback(&f->reps, (uint16_t)(ent >> 16), ent & 1);
+}
+
 static void
 rx_uet(struct host *h, const uint8_t *ip, const uint8_t *b, uint16_t l4len, uint64_t tsc)
 {
+	uint16_t udp_sport;
 	struct qp *q;
 	uint32_t psn, len;
 	int fl, trimmed;
 	uint8_t dscp = ip[1] >> 2;
 
+	memcpy(&udp_sport, b - 8, 2); /* network order */
+	if (l4len >= 12 && (b[0] == UET_PING || b[0] == UET_PONG)) {
+		rx_ping(h, ip, b, tsc);
+		return;
+	}
 	if (l4len < UET_HDR_LEN || (q = qp_of(get32(b + 8))) == NULL) {
 		h->rx_other++;
 		return;
@@ -430,12 +529,16 @@ rx_uet(struct host *h, const uint8_t *ip, const uint8_t *b, uint16_t l4len, uint
 		h->rx_ctrl++;
 		if (l4len >= 24)
 			rsw_uet_tx_ack(&q->utx, psn, (uint64_t)get32(b + 16) << 32 | get32(b + 20));
+		if (l4len >= UET_ACK_LEN)
+			uet_feedback(q, b, tsc);
 		return;
 	}
 	if (b[0] == UET_NACK) {
 		h->rx_ctrl++;
 		q->flow->nacks_rx++;
 		rsw_uet_tx_nack(&q->utx, psn);
+		if (q->flow->cc)
+			rsw_nscc_feedback(&q->cc, &g.nscc, 0, 0, 1, 0);
 		return;
 	}
 	h->rx_data++;
@@ -447,8 +550,14 @@ rx_uet(struct host *h, const uint8_t *ip, const uint8_t *b, uint16_t l4len, uint
 		q->flow->trimmed_rx++;
 	}
 	fl = rsw_uet_rx_data(&q->urx, psn, trimmed, g.ack_every, b[1] & UET_LAST);
-	if (fl & RSW_RX_DELIVER)
+	if (fl & RSW_RX_DELIVER) {
+		q->ack_cnt++;
+		q->ack_ce += (ip[1] & 3) == 3;
+		q->last_psn = psn;
+		q->last_ce = (ip[1] & 3) == 3;
+		q->last_entropy = rte_be_to_cpu_16(udp_sport);
 		deliver(q, len, tsc);
+	}
 	if (fl & RSW_RX_NAK)
 		send_uet_nack(h, q, psn, dscp == g.trim_dscp[1] ? 0x02 : 0x01);
 	if (fl & RSW_RX_ACK)
