@@ -14,7 +14,8 @@
 # up OPTIONS: --bgp (FRR on every switch: eBGP unnumbered, BFD; routes over FPM),
 #   --numbered (with --bgp: sessions over the /31s), --no-bfd (with --bgp: hold timer only),
 #   --lldp (kernel interfaces and lldpd without BGP; --bgp implies it),
-#   --miscable (swap two cables of the last spine on purpose)
+#   --miscable (swap two cables of the last spine on purpose),
+#   --cbfc (credit-based flow control on every leaf-spine link, for lossless TC 3 = DSCP 26)
 #
 # devtools/fabric_lab.py does the work (this file runs it). `up` asks `railctl
 # plan --json` for every switch, cable and address of the topology, writes one

@@ -50,9 +50,10 @@ Usage: devtools/fabric-lab.sh up [OPTIONS] [TOPOLOGY_FILE]   build the fabric (d
 up OPTIONS: --bgp (FRR on every switch: eBGP unnumbered, BFD; routes over FPM),
   --numbered (with --bgp: sessions over the /31s), --no-bfd (with --bgp: hold timer only),
   --lldp (kernel interfaces and lldpd without BGP; --bgp implies it),
-  --miscable (swap two cables of the last spine on purpose)
-(environment and details: sed -n 5,51p ME; docs/fabric-lab.md)""".replace("sed -n 5,51p ME",
-                                                                         f"sed -n 5,51p {ME}")
+  --miscable (swap two cables of the last spine on purpose),
+  --cbfc (credit-based flow control on every leaf-spine link, for lossless TC 3 = DSCP 26)
+(environment and details: sed -n 5,52p ME; docs/fabric-lab.md)""".replace("sed -n 5,52p ME",
+                                                                         f"sed -n 5,52p {ME}")
 
 
 def say(msg):
@@ -415,9 +416,10 @@ def lock(lab, wait=True):
 
 def cmd_up(lab, args):
     topo = DEFAULT_TOPO
-    opt = {"bgp": False, "lldp": False, "miscable": False, "numbered": False, "bfd": True}
+    opt = {"bgp": False, "lldp": False, "miscable": False, "numbered": False, "bfd": True,
+           "cbfc": False}
     words = {"--bgp": "bgp", "--lldp": "lldp", "--miscable": "miscable",
-             "--numbered": "numbered"}
+             "--numbered": "numbered", "--cbfc": "cbfc"}
     for a in args:
         if a in words:
             opt[words[a]] = True
@@ -425,7 +427,7 @@ def cmd_up(lab, args):
             opt["bfd"] = False
         elif a.startswith("-"):
             raise LabError(f"up: unknown option '{a}' (--bgp, --numbered, --no-bfd, --lldp, "
-                           "--miscable)")
+                           "--miscable, --cbfc)")
         else:
             topo = a
     # Every batch of routes from FPM builds a new generation of tables beside the old one

@@ -106,7 +106,10 @@ def _switch_yaml(plan, sw, i, ports, addr, opt, sock):
             n_memif += 1
         mac = "02:52:%02x:%02x:%02x:01" % (i, j, 0)
         ip = f", ipv4: {addr[(name, pname)]}" if bgp else ""
-        lines.append(f'  - {{ name: {pname}, devargs: "{dev}", mac: "{mac}", role: {role}{ip} }}')
+        # --cbfc: credits on every leaf-spine link (both of its ends are memif ports).
+        cbfc = ", cbfc: true" if opt.get("cbfc") and kind != "tap" else ""
+        lines.append(f'  - {{ name: {pname}, devargs: "{dev}", mac: "{mac}", role: {role}{ip}'
+                     f'{cbfc} }}')
     if bgp:
         # Addresses from the plan, routes from BGP: no topology section (its derived routes
         # would win over BGP's, distance 5 against 20).
@@ -125,6 +128,11 @@ def _switch_yaml(plan, sw, i, ports, addr, opt, sock):
         "",
         "qos:",
         "  buffer: { total: 2MB }      # a small buffer keeps the mbuf pool (and -m) small",
+    ]
+    if opt.get("cbfc"):
+        lines += ["  dscp_to_tc: { 26: 3 }       # RoCEv2 (DSCP 26) in TC 3, lossless: its VC",
+                  "  lossless: [3]               # runs CBFC on every leaf-spine link"]
+    lines += [
         "",
         "control:",
         f"  socket: {sock}",
@@ -144,7 +152,7 @@ def _write(path, text):
 
 def generate(state, plan, opt):
     """Write the lab's files into state. opt: tag, idle_us, topo, bgp, lldp, miscable,
-    numbered, bfd, bfd_ms, frr_debug."""
+    numbered, bfd, bfd_ms, frr_debug, cbfc."""
     if "error" in plan:
         raise LabError(plan["error"])
     bgp, lldp = opt["bgp"], opt["lldp"]
@@ -215,7 +223,8 @@ def generate(state, plan, opt):
     _write(os.path.join(state, "hosts.tsv"), text)
     _write(os.path.join(state, "design"), plan["design"] + "\n")
     modes = (("bgp", bgp), ("lldp", bgp or lldp), ("numbered", bgp and opt["numbered"]),
-             ("bfd", bgp and opt["bfd"]), ("miscable", opt["miscable"]))
+             ("bfd", bgp and opt["bfd"]), ("miscable", opt["miscable"]),
+             ("cbfc", opt.get("cbfc", False)))
     _write(os.path.join(state, "mode"), " ".join(m for m, on in modes if on) + "\n")
     _write(os.path.join(state, "swapped.tsv"), "".join("\t".join(r) + "\n" for r in swapped))
 

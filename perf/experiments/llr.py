@@ -9,6 +9,12 @@ of perf/hosts) cross both fabric links in TC 3, lossless (PFC). Without LLR a fr
 a link is lost end to end: the receiver NAKs the gap, or the sender's timeout fires, and the
 sender goes back N. With LLR on the fabric ports the link replays it within a round trip of
 one hop: nothing is lost end to end and the hosts never retransmit.
+
+LLR does not protect PFC frames: a lost XOFF lets a burst overflow the peer's headroom
+(lossless drops), a lost XON pauses for the full quanta. The cbfc-llr modes run UEC
+credit-based flow control (`cbfc: true`) with LLR on the same four ports: TC 3 crosses a
+fabric link only against credits, so no pause frame is needed there, and a lost credit
+message is healed by the next (docs/link.md "Credit-based flow control").
 """
 
 import os
@@ -33,9 +39,9 @@ def make(Exp, qos_yaml, lb_yaml, plt):
         ring_log2 = 10
         pace = 1.0
 
-        def __init__(self, *a, loss=0.0, llr=False, seed=1, **kw):
+        def __init__(self, *a, loss=0.0, llr=False, cbfc=False, seed=1, **kw):
             super().__init__(*a, **kw)
-            self.loss, self.llr, self.seed = loss, llr, seed
+            self.loss, self.llr, self.cbfc, self.seed = loss, llr, cbfc, seed
 
         def generate(self):
             confs = super().generate()
@@ -52,6 +58,8 @@ def make(Exp, qos_yaml, lb_yaml, plt):
                             extra += f", impair: {{ loss: {self.loss}, seed: {self.seed + k} }}"
                         if fabric and self.llr:
                             extra += ", llr: true"
+                        if fabric and self.cbfc:
+                            extra += ", cbfc: true"
                         line = re.sub(r" }$", extra + " }", line)
                     out.append(line)
                 with open(path, "w") as f:
@@ -61,8 +69,8 @@ def make(Exp, qos_yaml, lb_yaml, plt):
 
     class Llr(Exp):
         name = "llr"
-        title = "A lossless class over lossy links, with and without Link-Level Retry"
-        MODES = ["clean", "lossy-1e-3", "llr-1e-3", "lossy-1e-2", "llr-1e-2"]
+        title = "A lossless class over lossy links, with and without Link-Level Retry, and CBFC"
+        MODES = ["clean", "lossy-1e-3", "llr-1e-3", "lossy-1e-2", "llr-1e-2", "cbfc-llr-1e-2"]
 
         def run(self):
             fspeed = "100M"
@@ -79,16 +87,19 @@ def make(Exp, qos_yaml, lb_yaml, plt):
                 "faults": "random loss on every leaf-spine port's transmit (data, ACKs, PFC "
                           "and LLR frames alike), both directions",
                 "modes": "clean: no loss; lossy-P: loss P, no LLR; llr-P: loss P, LLR on the "
-                         "four leaf-spine ports",
+                         "four leaf-spine ports (TC 3 guarded by PFC); cbfc-llr-P: loss P, LLR "
+                         "and CBFC on the four leaf-spine ports (TC 3 sent against credits, "
+                         "no PFC on those links)",
                 "runs per mode": self.runs_n,
             }
             qos = qos_yaml(lossless=True)
             for mode in self.modes():
-                loss = 0.0 if mode == "clean" else float(mode.split("-", 1)[1])
+                loss = 0.0 if mode == "clean" else float(re.search(r"[0-9.]+e-[0-9]+$",
+                                                                   mode).group(0))
                 for run in range(self.runs_n):
                     fab = LossyFabric(self.a.build, "ll", topo, fspeed, qos, lb_yaml("hash", 1),
-                                      log=self.log, loss=loss, llr=mode.startswith("llr"),
-                                      seed=101 + run)
+                                      log=self.log, loss=loss, llr="llr" in mode,
+                                      cbfc=mode.startswith("cbfc"), seed=101 + run)
                     try:
                         fab.start()
                         h = sorted(x["name"] for x in fab.hosts)
@@ -99,6 +110,9 @@ def make(Exp, qos_yaml, lb_yaml, plt):
                         rec = self.run_once(fab, mode, "roce", run, h, flows,
                                             self.host_params(8.0 if self.smoke else 20.0))
                         rec["llr"] = {n: fab.ctl[n]("show llr")["llr"] for n in fab.ctl}
+                        rec["cbfc"] = {n: fab.ctl[n]("show cbfc")["cbfc"] for n in fab.ctl}
+                        rec["pgs"] = {n: [r for r in fab.ctl[n]("show buffer")["pgs"]
+                                          if r["lossless_drops"]] for n in fab.ctl}
                     finally:
                         fab.stop()
             self.assess()
@@ -118,8 +132,35 @@ def make(Exp, qos_yaml, lb_yaml, plt):
         def port_sum(rec, key):
             return sum(p.get(key, 0) for s in rec["switches"].values() for p in s["ports"].values())
 
+        @staticmethod
+        def fabric_port(sw, port):
+            """A leaf-spine port: every spine port, a leaf's uplinks (up<n>)."""
+            return sw.startswith("spine") or port.startswith("up")
+
+        def fabric_pfc(self, rec):
+            """PFC frames (XOFF and XON) the switches sent on the leaf-spine links."""
+            return sum(v["tx_xoff"] + v["tx_xon"] for n, s in rec["switches"].items()
+                       for k, v in s["pfc"].items() if self.fabric_port(n, k.split("/")[0]))
+
+        @staticmethod
+        def lossless_drops(rec):
+            return sum(max(s["lossless_drops"], s["drops"].get("lossless_drops", 0))
+                       for s in rec["switches"].values())
+
+        def fabric_lossless_drops(self, rec):
+            """Lossless drops of the PGs whose ingress is a leaf-spine port (the buffers the
+            link's flow control, PFC or CBFC, guards); the rest came in from a server."""
+            return sum(r["lossless_drops"] for n, rows in rec.get("pgs", {}).items()
+                       for r in rows if self.fabric_port(n, r["port"]))
+
+        def cbfc_rows(self, rec):
+            """show cbfc rows (VC 3) of the leaf-spine ports, whatever their state."""
+            return [r for n, rows in rec.get("cbfc", {}).items() for r in rows
+                    if self.fabric_port(n, r["port"]) and r["vc"] == 3]
+
         def figures(self, rec):
             sw = rec["switches"]
+            cb = self.cbfc_rows(rec)
             impair = sum(s["drops"].get("impair_dropped", 0) for s in sw.values())
             llr_rows = [r for rows in rec.get("llr", {}).values() for r in rows
                         if r["state"] != "off"]
@@ -145,6 +186,14 @@ def make(Exp, qos_yaml, lb_yaml, plt):
                 "overhead": (16 * frames + 84 * ctl) / data_bytes if data_bytes else 0,
                 "replay_share": replayed / frames if frames else 0,
                 "acks_per_frame": ctl / frames if frames else 0,
+                "lossless_drops": self.lossless_drops(rec),
+                "fabric_lossless_drops": self.fabric_lossless_drops(rec),
+                "fabric_pfc": self.fabric_pfc(rec),
+                "cbfc_ports": len(cb),
+                "cbfc_active": sum(1 for r in cb if r["state"] == "active"),
+                "credit_stall_ms": sum(r["stalled_ns"] for r in cb) / 1e6,
+                "credit_watchdog": sum(r["watchdog_stalls"] for r in cb),
+                "credits_healed": sum(r["credits_healed"] for r in cb),
             }
 
         def assess(self):
@@ -180,6 +229,40 @@ def make(Exp, qos_yaml, lb_yaml, plt):
                 self.check(all(x["flushes"] == 0 for x in fr), f"llr-{p}: no FLUSH")
                 self.observe(self.mean([x["fct"] for x in fr]) < self.mean([x["fct"] for x in fl]),
                              f"{p}: flows complete sooner with LLR")
+            for p in ("1e-3", "1e-2"):
+                cbfc = [self.figures(r) for r in self.mode_runs(f"cbfc-llr-{p}")]
+                pfc = [self.figures(r) for r in self.mode_runs(f"llr-{p}")]
+                if not cbfc:
+                    continue
+                m = f"cbfc-llr-{p}"
+                # Two leaf-spine links, CBFC at both ends of each: 4 rows of VC 3.
+                self.check(all(x["cbfc_ports"] == 4 and x["cbfc_active"] == 4 for x in cbfc),
+                           f"{m}: CBFC active on all 4 leaf-spine ports "
+                           f"({[(x['cbfc_active'], x['cbfc_ports']) for x in cbfc]})")
+                self.check(all(x["impair"] > 0 for x in cbfc),
+                           f"{m}: the links lost frames ({[x['impair'] for x in cbfc]})")
+                self.check(all(x["fabric_lossless_drops"] == 0 for x in cbfc),
+                           f"{m}: no lossless-class buffer drop behind a leaf-spine link "
+                           f"({[x['fabric_lossless_drops'] for x in cbfc]})")
+                # A server's link is still PFC (over memif or a TAP: frames in the ring
+                # overrun a headroom sized for a wire): it overflows when credits hold the
+                # uplink back for long.
+                self.observe(all(x["lossless_drops"] == 0 for x in cbfc),
+                             f"{m}: no lossless-class buffer drop at all, server links "
+                             f"included ({[x['lossless_drops'] for x in cbfc]})")
+                self.check(all(x["fabric_pfc"] == 0 for x in cbfc),
+                           f"{m}: no PFC frame on the leaf-spine links "
+                           f"({[x['fabric_pfc'] for x in cbfc]})")
+                self.check(all(x["flushes"] == 0 for x in cbfc), f"{m}: no FLUSH")
+                self.observe(all(x["retx"] == 0 for x in cbfc),
+                             f"{m}: no host retransmitted at all "
+                             f"({[x['retx'] for x in cbfc]})")
+                if pfc:
+                    # What CBFC replaces: PFC + LLR pauses the fabric links, and a lost XOFF
+                    # may overflow a headroom (not every run: it needs the queues to build).
+                    self.observe(any(x["fabric_pfc"] > 0 for x in pfc),
+                                 f"llr-{p}: PFC frames on the leaf-spine links "
+                                 f"({[x['fabric_pfc'] for x in pfc]}) where {m} sent none")
 
         def plots(self):
             p = plt()
@@ -203,9 +286,12 @@ def make(Exp, qos_yaml, lb_yaml, plt):
             lines = self.report_header()
             lines += ["## Results", "",
                       "| mode | slowest FCT s | goodput Mb/s | lost on the wire | host retransmits"
-                      " | host timeouts | buffer drops | LLR replays | NACKs | replay timeouts | replay peak "
+                      " | host timeouts | buffer drops | lossless drops (behind fabric links)"
+                      " | PFC frames on fabric links"
+                      " | CBFC credit stall ms | credit watchdog stalls | LLR replays | NACKs"
+                      " | replay timeouts | replay peak "
                       "(frames) | shim + control overhead | replays per frame |",
-                      "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+                      "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
             for m in self.MODES:
                 rs = self.mode_runs(m)
                 if not rs:
@@ -217,6 +303,9 @@ def make(Exp, qos_yaml, lb_yaml, plt):
                 lines.append(f"| {m} | {col('fct', '{:.3f}')} | "
                              f"{self.mean([f['goodput'] for f in fs]) / 1e6:.1f} | {col('impair')} | "
                              f"{col('retx')} | {col('timeouts')} | {col('buffer_drops')} | "
+                             f"{col('lossless_drops')} ({col('fabric_lossless_drops')}) | "
+                             f"{col('fabric_pfc')} | "
+                             f"{col('credit_stall_ms', '{:.1f}')} | {col('credit_watchdog')} | "
                              f"{col('replayed')} | "
                              f"{col('nacks')} | {col('replay_timeouts')} | {col('peak')} | "
                              f"{self.mean([f['overhead'] for f in fs]) * 100:.2f} % | "
