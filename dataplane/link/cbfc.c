@@ -26,6 +26,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "link_bytes.h"
 #include "llr_shim.h"
 #include "rsw_cbfc.h"
 
@@ -79,32 +80,6 @@ rsw_cbfc_state_name(enum rsw_cbfc_state s)
 
 /* --- The codec ------------------------------------------------------------------------ */
 
-static uint16_t
-get16(const uint8_t *p)
-{
-	return (uint16_t)((p[0] << 8) | p[1]);
-}
-
-static uint32_t
-get32(const uint8_t *p)
-{
-	return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
-}
-
-static void
-put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static void
-put32(uint8_t *p, uint32_t v)
-{
-	put16(p, (uint16_t)(v >> 16));
-	put16(p + 2, (uint16_t)v);
-}
-
 static int
 bpc_ok(uint16_t bpc)
 {
@@ -117,19 +92,19 @@ rsw_cbfc_frame_decode(const uint8_t *f, size_t len, struct rsw_cbfc_msg *m)
 	int v;
 
 	memset(m, 0, sizeof(*m));
-	if (len < OFF_ET + 2 || get16(f + OFF_ET) != RSW_CBFC_ETHERTYPE)
+	if (len < OFF_ET + 2 || rsw_link_get16(f + OFF_ET) != RSW_CBFC_ETHERTYPE)
 		return RSW_CBFC_FRAME_NOT_CBFC;
 	if (len < RSW_CBFC_FRAME_LEN)
 		return RSW_CBFC_FRAME_MALFORMED;
-	if (rsw_llr_crc32c(f, OFF_CRC) != get32(f + OFF_CRC))
+	if (rsw_llr_crc32c(f, OFF_CRC) != rsw_link_get32(f + OFF_CRC))
 		return RSW_CBFC_FRAME_BAD_CRC;
 	m->type = f[OFF_TYPE] & 0x0f;
 	m->vcs = f[OFF_VCS];
 	m->flags = f[OFF_FLAGS];
-	m->bpc = get16(f + OFF_BPC);
-	m->session = get32(f + OFF_SESSION);
+	m->bpc = rsw_link_get16(f + OFF_BPC);
+	m->session = rsw_link_get32(f + OFF_SESSION);
 	for (v = 0; v < RSW_CBFC_N_VC; v++)
-		m->value[v] = get32(f + OFF_VALUE + 4 * v);
+		m->value[v] = rsw_link_get32(f + OFF_VALUE + 4 * v);
 	/* Covered by the checksum: a bad value is a peer's bug, not the wire's. */
 	if ((f[OFF_TYPE] >> 4) != RSW_CBFC_VERSION || m->type < RSW_CBFC_T_INIT ||
 	    m->type > RSW_CBFC_T_CONSUMED || f[OFF_RSVD] != 0 || (m->flags & ~RSW_CBFC_F_MASK))
@@ -153,15 +128,15 @@ rsw_cbfc_frame_encode(uint8_t *buf, const uint8_t *dst, const uint8_t *src,
 	memset(buf, 0, RSW_CBFC_FRAME_LEN);
 	memcpy(buf, dst, 6);
 	memcpy(buf + 6, src, 6);
-	put16(buf + OFF_ET, RSW_CBFC_ETHERTYPE);
+	rsw_link_put16(buf + OFF_ET, RSW_CBFC_ETHERTYPE);
 	buf[OFF_TYPE] = (RSW_CBFC_VERSION << 4) | m->type;
 	buf[OFF_VCS] = m->vcs;
 	buf[OFF_FLAGS] = m->flags;
-	put16(buf + OFF_BPC, m->bpc);
-	put32(buf + OFF_SESSION, m->session);
+	rsw_link_put16(buf + OFF_BPC, m->bpc);
+	rsw_link_put32(buf + OFF_SESSION, m->session);
 	for (v = 0; v < RSW_CBFC_N_VC; v++)
-		put32(buf + OFF_VALUE + 4 * v, (m->vcs >> v & 1) ? m->value[v] : 0);
-	put32(buf + OFF_CRC, rsw_llr_crc32c(buf, OFF_CRC));
+		rsw_link_put32(buf + OFF_VALUE + 4 * v, (m->vcs >> v & 1) ? m->value[v] : 0);
+	rsw_link_put32(buf + OFF_CRC, rsw_llr_crc32c(buf, OFF_CRC));
 	return RSW_CBFC_FRAME_LEN;
 }
 

@@ -14,6 +14,7 @@
 #include <nmmintrin.h>
 #endif
 
+#include "link_bytes.h"
 #include "llr_shim.h"
 
 #define OFF_TYPE  0
@@ -83,32 +84,6 @@ rsw_llr_crc32c(const void *buf, size_t n)
 	return ~crc_update(0xFFFFFFFFu, buf, n);
 }
 
-static uint16_t
-get16(const uint8_t *p)
-{
-	return (uint16_t)((p[0] << 8) | p[1]);
-}
-
-static uint32_t
-get32(const uint8_t *p)
-{
-	return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
-}
-
-static void
-put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static void
-put32(uint8_t *p, uint32_t v)
-{
-	put16(p, (uint16_t)(v >> 16));
-	put16(p + 2, (uint16_t)v);
-}
-
 /*
  * The checksum of an LLR frame whose shim starts at frame + s (s = EtherType offset + 2)
  * and whose covered part ends at frame + end: everything but the checksum field.
@@ -130,7 +105,7 @@ rsw_llr_ethertype_off(const uint8_t *frame, size_t len)
 
 	if (len < 14)
 		return -EINVAL;
-	et = get16(frame + 12);
+	et = rsw_link_get16(frame + 12);
 	if (et != 0x8100 && et != 0x88A8)
 		return 12;
 	if (len < 18)
@@ -155,7 +130,7 @@ rsw_llr_shim_decode(const uint8_t *frame, size_t len, struct rsw_llr_hdr *h)
 	off = rsw_llr_ethertype_off(frame, len);
 	if (off < 0)
 		return RSW_LLR_SHIM_NOT_LLR;
-	if (get16(frame + off) != RSW_LLR_ETHERTYPE)
+	if (rsw_link_get16(frame + off) != RSW_LLR_ETHERTYPE)
 		return RSW_LLR_SHIM_NOT_LLR;
 	start = (size_t)off + 2;
 	if (len < start + RSW_LLR_SHIM_LEN)
@@ -165,14 +140,15 @@ rsw_llr_shim_decode(const uint8_t *frame, size_t len, struct rsw_llr_hdr *h)
 	h->type = s[OFF_TYPE] & 0x0f;
 	h->vc = s[OFF_VC];
 	h->flags = s[OFF_FLAGS];
-	h->seq = get32(s + OFF_SEQ);
-	h->ethertype = get16(s + OFF_ET);
-	h->len = get16(s + OFF_LEN);
+	h->seq = rsw_link_get32(s + OFF_SEQ);
+	h->ethertype = rsw_link_get16(s + OFF_ET);
+	h->len = rsw_link_get16(s + OFF_LEN);
 	if ((s[OFF_TYPE] >> 4) != RSW_LLR_VERSION || !type_known(h->type))
 		return RSW_LLR_SHIM_MALFORMED;
 	if (len - start - RSW_LLR_SHIM_LEN < h->len)
 		return RSW_LLR_SHIM_MALFORMED; /* truncated */
-	if (frame_crc(frame, start, start + RSW_LLR_SHIM_LEN + h->len) != get32(s + OFF_CRC))
+	if (frame_crc(frame, start, start + RSW_LLR_SHIM_LEN + h->len) !=
+	    rsw_link_get32(s + OFF_CRC))
 		return RSW_LLR_SHIM_BAD_CRC;
 	/* Covered by the checksum, so a bad value here is a peer's bug, not the wire's. */
 	if (h->vc != 0 || s[OFF_RSVD] != 0 || (h->flags & ~RSW_LLR_F_MASK) != 0)
@@ -197,18 +173,18 @@ rsw_llr_shim_encap(uint8_t *buf, size_t len, uint32_t seq)
 	rest = len - (size_t)off - 2;
 	if (rest > UINT16_MAX)
 		return -EINVAL;
-	et = get16(f + off);
+	et = rsw_link_get16(f + off);
 	memmove(buf, f, (size_t)off); /* the MACs and the tag, to the front */
-	put16(buf + off, RSW_LLR_ETHERTYPE);
+	rsw_link_put16(buf + off, RSW_LLR_ETHERTYPE);
 	s = buf + off + 2;
 	s[OFF_TYPE] = (RSW_LLR_VERSION << 4) | RSW_LLR_T_DATA;
 	s[OFF_VC] = 0;
 	s[OFF_FLAGS] = 0;
 	s[OFF_RSVD] = 0;
-	put32(s + OFF_SEQ, seq);
-	put16(s + OFF_ET, et);
-	put16(s + OFF_LEN, (uint16_t)rest);
-	put32(s + OFF_CRC, frame_crc(buf, (size_t)off + 2, len + RSW_LLR_SHIM_LEN));
+	rsw_link_put32(s + OFF_SEQ, seq);
+	rsw_link_put16(s + OFF_ET, et);
+	rsw_link_put16(s + OFF_LEN, (uint16_t)rest);
+	rsw_link_put32(s + OFF_CRC, frame_crc(buf, (size_t)off + 2, len + RSW_LLR_SHIM_LEN));
 	return (int)(len + RSW_LLR_SHIM_LEN);
 }
 
@@ -218,7 +194,7 @@ rsw_llr_shim_decap(uint8_t *frame, const struct rsw_llr_hdr *h)
 	uint8_t *f = frame + RSW_LLR_SHIM_LEN;
 
 	/* The frame's EtherType goes back where the last 2 bytes of the shim were. */
-	put16(f + h->off, h->ethertype);
+	rsw_link_put16(f + h->off, h->ethertype);
 	memmove(f, frame, h->off);
 	return (size_t)h->off + 2 + h->len;
 }
@@ -234,10 +210,10 @@ rsw_llr_ctl_encode(uint8_t *buf, const uint8_t *dst, const uint8_t *src, uint8_t
 	memset(buf, 0, RSW_LLR_CTL_MIN);
 	memcpy(buf, dst, 6);
 	memcpy(buf + 6, src, 6);
-	put16(buf + 12, RSW_LLR_ETHERTYPE);
+	rsw_link_put16(buf + 12, RSW_LLR_ETHERTYPE);
 	s[OFF_TYPE] = (RSW_LLR_VERSION << 4) | type;
 	s[OFF_FLAGS] = flags;
-	put32(s + OFF_SEQ, seq);
-	put32(s + OFF_CRC, frame_crc(buf, 14, RSW_LLR_CTL_LEN));
+	rsw_link_put32(s + OFF_SEQ, seq);
+	rsw_link_put32(s + OFF_CRC, frame_crc(buf, 14, RSW_LLR_CTL_LEN));
 	return RSW_LLR_CTL_MIN;
 }
