@@ -208,7 +208,7 @@ build_tables(const struct rsw_config *cfg)
 	for (i = 0; i < RSW_N_TC; i++)
 		t->lb_per_tc[i] = (int8_t)cfg->lb.per_tc[i];
 	memcpy(t->rss_key, rsw_lb_default_rss_key, sizeof(t->rss_key));
-	rsw_qos_params_from_cfg(&t->qos, cfg);
+	rsw_qos_params_from_cfg(&t->qos, cfg, 1); /* one worker: the fuzzer is one thread */
 
 	/* Connected subnets, local addresses, and one resolved host (.2 / ::2) per port. */
 	for (p = 0; p < N_PORTS; p++) {
