@@ -23,29 +23,10 @@
 #include "cfg_test.h"
 #include "rsw_config.h"
 #include "rsw_topology.h"
+#include "test_json_common.h"
 #include "test_topology_common.h"
 
-/* json helpers */
-
-static json_t *
-jget(json_t *o, const char *path)
-{
-	char buf[128], *tok, *save = NULL;
-	json_t *v = o;
-
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (tok = strtok_r(buf, ".", &save); tok != NULL && v != NULL;
-	     tok = strtok_r(NULL, ".", &save)) {
-		if (json_is_array(v))
-			v = json_array_get(v, strtoul(tok, NULL, 10));
-		else
-			v = json_object_get(v, tok);
-	}
-	if (v == NULL)
-		print_error("no %s\n", path);
-	assert_non_null(v);
-	return v;
-}
+/* json helpers beside test_json_common.h's */
 
 static const char *
 jstr(json_t *o, const char *path)
@@ -54,15 +35,6 @@ jstr(json_t *o, const char *path)
 
 	assert_true(json_is_string(v));
 	return json_string_value(v);
-}
-
-static long long
-jint(json_t *o, const char *path)
-{
-	json_t *v = jget(o, path);
-
-	assert_true(json_is_integer(v));
-	return json_integer_value(v);
 }
 
 static void
