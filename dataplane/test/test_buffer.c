@@ -199,22 +199,6 @@ test_buffer_accounting_cut_through(void **state)
 	buffer_accounting(true);
 }
 
-/* A burst of n frames of TC tc from port 0 to port 1, sequence numbers from seq. */
-static void
-burst_to_p1(uint8_t tc, unsigned int n, uint16_t len, uint32_t seq)
-{
-	struct rte_mbuf *pkts[RSW_BURST];
-	struct ut_frame f;
-	unsigned int i;
-
-	for (i = 0; i < n; i++) {
-		frame(&f, 0, (uint8_t)(tc * 8), 0, len, tc, seq + i);
-		pkts[i] = ut_mbuf(pool, &f);
-		assert_non_null(pkts[i]);
-	}
-	rsw_process_burst(st, 0, pkts, (uint16_t)n);
-}
-
 /* Port 1's PMD sent exactly n frames of TC tc, sequence numbers seq, seq + 1, ...; freed. */
 static void
 expect_sent(unsigned int n, uint8_t tc, uint32_t seq)

@@ -256,6 +256,22 @@ set_ecn(struct rsw_qos_params *qp, uint8_t tc, uint64_t kmin, uint64_t kmax, dou
 	qp->pmax_q32[tc] = v >= 4294967295.0 ? UINT32_MAX : (uint32_t)v;
 }
 
+/* A burst of n frames of TC tc from port 0 to port 1, sequence numbers from seq. */
+static inline void
+burst_to_p1(uint8_t tc, unsigned int n, uint16_t len, uint32_t seq)
+{
+	struct rte_mbuf *pkts[RSW_BURST];
+	struct ut_frame f;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		frame(&f, 0, (uint8_t)(tc * 8), 0, len, tc, seq + i);
+		pkts[i] = ut_mbuf(pool, &f);
+		assert_non_null(pkts[i]);
+	}
+	rsw_process_burst(st, 0, pkts, (uint16_t)n);
+}
+
 /* Run the scheduler of port p at now until it reports no work; return the frames sent. */
 static inline unsigned int
 sched_drain(const struct rsw_qos_params *qp, uint16_t p, uint64_t now)

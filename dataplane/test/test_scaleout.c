@@ -42,22 +42,6 @@
 
 #define OTHER_LCORE 7 /* the owner when this lcore is not (no thread runs on it) */
 
-/* A burst of n frames of TC tc from port 0 to port 1, sequence numbers from seq. */
-static void
-burst_to_p1(uint8_t tc, unsigned int n, uint16_t len, uint32_t seq)
-{
-	struct rte_mbuf *pkts[RSW_BURST];
-	struct ut_frame f;
-	unsigned int i;
-
-	for (i = 0; i < n; i++) {
-		frame(&f, 0, (uint8_t)(tc * 8), 0, len, tc, seq + i);
-		pkts[i] = ut_mbuf(pool, &f);
-		assert_non_null(pkts[i]);
-	}
-	rsw_process_burst(st, 0, pkts, (uint16_t)n);
-}
-
 /* Ring r (a tx queue of port 1) holds exactly n frames of TC tc, seq, seq + 1, ...; freed. */
 static void
 expect_on(struct rte_ring *r, unsigned int n, uint8_t tc, uint32_t seq)
