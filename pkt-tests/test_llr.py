@@ -38,7 +38,7 @@ import pytest
 from scapy.all import IP, UDP, Ether, Raw
 
 import railsw
-from railsw import wait_until
+from railsw import free_tcp_port, telemetry, wait_until
 
 PID = os.getpid()
 FRAMES = int(os.environ.get("RAILSW_LLR_FRAMES", "1500"))
@@ -173,24 +173,6 @@ def llr_row(sw, port):
     rows = sw.ctl("show", "llr", port)["llr"]
     assert len(rows) == 1 and rows[0]["port"] == port, rows
     return rows[0]
-
-
-def free_tcp_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def telemetry(sw, cmd, timeout=5):
-    """One command over sw's DPDK telemetry socket; the reply's value."""
-    path = os.path.join(railsw.RUN_DPDK, sw.prefix, "dpdk_telemetry.v2")
-    with socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET) as s:
-        s.settimeout(timeout)
-        s.connect(path)
-        info = json.loads(s.recv(1024))
-        s.send(cmd.encode())
-        reply = json.loads(s.recv(info["max_output_len"]))
-    return reply[cmd.split(",")[0]]
 
 
 def metric(port, name, label):

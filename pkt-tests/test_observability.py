@@ -17,6 +17,7 @@ import pytest
 from scapy.all import rdpcap
 
 import railsw
+from railsw import free_tcp_port, telemetry
 import topo
 
 N_FRAMES = 5
@@ -28,24 +29,6 @@ LABEL = r'[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\]|\\[\\"n])*"'
 SAMPLE_RE = re.compile(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(?:' + LABEL + r'(?:,' + LABEL +
                        r')*)?\})? (-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|NaN|[+-]Inf)$')
 LABEL_RE = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\[\\"n])*)"')
-
-
-def free_tcp_port():
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def telemetry(sw, cmd, timeout=5):
-    """One command over the telemetry socket (SOCK_SEQPACKET); the parsed reply's value."""
-    path = os.path.join(railsw.RUN_DPDK, sw.prefix, "dpdk_telemetry.v2")
-    with socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET) as s:
-        s.settimeout(timeout)
-        s.connect(path)
-        info = json.loads(s.recv(1024))
-        s.send(cmd.encode())
-        reply = json.loads(s.recv(info["max_output_len"]))
-    return reply[cmd.split(",")[0]]
 
 
 def telemetry_py(sw, *cmds):

@@ -8,9 +8,7 @@ Two net_pcap ports on veth pairs (one rx and one tx queue each: one sender per p
 frames each, routed out of the other port, so every frame crosses from one worker to the
 other."""
 
-import json
 import os
-import socket
 
 import pytest
 from scapy.all import Ether, IP, UDP, Raw
@@ -122,15 +120,9 @@ def test_workers_in_describe_metrics_telemetry(two):
     assert list(kinds) == list(rows[0].keys())
     assert kinds["rx_packets"] == kinds["handed_off"] == "counter"
     assert kinds["busy_pct"] == "gauge" and kinds["worker"] == "label"
-    path = os.path.join(railsw.RUN_DPDK, sw.prefix, "dpdk_telemetry.v2")
 
     def tel():
-        with socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET) as s:
-            s.settimeout(5)
-            s.connect(path)
-            info = json.loads(s.recv(1024))
-            s.send(b"/railsw/workers")
-            return json.loads(s.recv(info["max_output_len"]))["/railsw/workers"]
+        return railsw.telemetry(sw, "/railsw/workers")
 
     railsw.wait_until(lambda: tel().get("1", {}).get("tx_packets") == N, 5,
                       what="the telemetry snapshot")

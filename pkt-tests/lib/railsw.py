@@ -63,6 +63,26 @@ def sh(cmd, timeout=20, check=True):
     return run(["bash", "-c", cmd], timeout=timeout, check=check)
 
 
+def free_tcp_port():
+    """A TCP port on 127.0.0.1 that nothing listens on now (for metrics_listen)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def telemetry(sw, cmd, timeout=5):
+    """One command over sw's DPDK telemetry socket (SOCK_SEQPACKET); the parsed reply's
+    value."""
+    path = os.path.join(RUN_DPDK, sw.prefix, "dpdk_telemetry.v2")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET) as s:
+        s.settimeout(timeout)
+        s.connect(path)
+        info = json.loads(s.recv(1024))
+        s.send(cmd.encode())
+        reply = json.loads(s.recv(info["max_output_len"]))
+    return reply[cmd.split(",")[0]]
+
+
 def wait_until(cond, timeout, interval=0.05, what="condition"):
     """Poll cond() until it returns a true value or timeout seconds pass."""
     deadline = time.monotonic() + timeout
