@@ -50,9 +50,12 @@ railctl_plan_csv(json_t *plan)
 	}
 }
 
-/* A DOT ID: the plan's names are [a-z0-9-]; quoted all the same. */
+/*
+ * s in double quotes, '"' and '\\' escaped with a backslash: a DOT ID (the plan's names are
+ * [a-z0-9-]; quoted all the same) and a YAML double-quoted scalar alike.
+ */
 static void
-dot_id(const char *s)
+put_quoted(const char *s)
 {
 	putchar('"');
 	for (; *s; s++) {
@@ -97,7 +100,7 @@ dot_rank(json_t *plan, const char *tier, const char *shape, const char *colour)
 		json_array_foreach(srv, i, sw)
 		{
 			printf("    ");
-			dot_id(json_string_value(sw));
+			put_quoted(json_string_value(sw));
 			printf(";\n");
 		}
 		json_decref(srv);
@@ -107,7 +110,7 @@ dot_rank(json_t *plan, const char *tier, const char *shape, const char *colour)
 			if (strcmp(railctl_plan_str(sw, "tier"), tier) != 0)
 				continue;
 			printf("    ");
-			dot_id(railctl_plan_str(sw, "name"));
+			put_quoted(railctl_plan_str(sw, "name"));
 			printf(";\n");
 		}
 	}
@@ -136,9 +139,9 @@ railctl_plan_dot(json_t *plan)
 
 		/* Servers below the leaves, leaves below the spines (rankdir=BT). */
 		printf("  ");
-		dot_id(fabric ? railctl_plan_str(l, "a") : railctl_plan_str(l, "b"));
+		put_quoted(fabric ? railctl_plan_str(l, "a") : railctl_plan_str(l, "b"));
 		printf(" -- ");
-		dot_id(fabric ? railctl_plan_str(l, "b") : railctl_plan_str(l, "a"));
+		put_quoted(fabric ? railctl_plan_str(l, "b") : railctl_plan_str(l, "a"));
 		printf(" [tooltip=\"%s:%s %s -- %s:%s %s\", color=\"%s\"];\n",
 		       railctl_plan_str(l, "a"), railctl_plan_str(l, "a_port"),
 		       railctl_plan_str(l, "a_ip"), railctl_plan_str(l, "b"),
@@ -146,19 +149,6 @@ railctl_plan_dot(json_t *plan)
 		       fabric ? "#c0504d" : "#4f81bd");
 	}
 	printf("}\n");
-}
-
-/* A YAML scalar in double quotes (the plan's names and addresses need no escapes but '"'). */
-static void
-yq(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			putchar('\\');
-		putchar(*s);
-	}
-	putchar('"');
 }
 
 /* "10.1.2.254/24" -> "10.1.2.0/24" (a leaf's gateway to its subnet); "" when not IPv4. */
@@ -210,7 +200,7 @@ static void
 clab_exec(const char *cmd)
 {
 	printf("        - ");
-	yq(cmd);
+	put_quoted(cmd);
 	printf("\n");
 }
 
@@ -229,7 +219,7 @@ clab_server(json_t *plan, json_t *rails, const char *name)
 	size_t i, j;
 
 	printf("    ");
-	yq(name);
+	put_quoted(name);
 	printf(":\n      kind: linux\n      image: alpine:3\n      exec:\n");
 	json_array_foreach(json_object_get(plan, "links"), i, l)
 	{
@@ -273,16 +263,16 @@ railctl_plan_containerlab(json_t *plan, const char *name, const char *image)
 	       "# switch and server, named as in the plan; a link per cable.\n",
 	       railctl_plan_str(plan, "design"));
 	printf("name: ");
-	yq(name);
+	put_quoted(name);
 	printf("\ntopology:\n  nodes:\n");
 	json_array_foreach(json_object_get(plan, "switches"), i, sw)
 	{
 		printf("    ");
-		yq(railctl_plan_str(sw, "name"));
+		put_quoted(railctl_plan_str(sw, "name"));
 		printf(":\n      kind: linux\n      image: ");
-		yq(image);
+		put_quoted(image);
 		printf("\n      labels:\n        railsw.tier: ");
-		yq(railctl_plan_str(sw, "tier"));
+		put_quoted(railctl_plan_str(sw, "tier"));
 		printf("\n");
 	}
 	srv = servers(plan);
@@ -300,9 +290,9 @@ railctl_plan_containerlab(json_t *plan, const char *name, const char *image)
 		snprintf(b, sizeof(b), "%s:%s", railctl_plan_str(l, "b"),
 			 railctl_plan_str(l, "b_port"));
 		printf("    - endpoints: [");
-		yq(a);
+		put_quoted(a);
 		printf(", ");
-		yq(b);
+		put_quoted(b);
 		printf("]\n");
 	}
 }
