@@ -192,7 +192,7 @@ def test_bfd_on_every_unnumbered_session(blab):
     Verify: every fabric port has its BGP session, established, between IPv6
     link-local addresses; bfdd has one single-hop session per fabric port, up, from
     the port's link-local address to the peer's (the peer bgpd talks to), with the
-    lab's timers (150 ms, x3)."""
+    lab's timers (300 ms, x3: devtools/fabric_frr.py's BFD_MS)."""
     for sw in blab.leaves + blab.spines:
         ports = fabric_ports(blab, sw)
         nbrs = blab.vty(sw, "show bgp neighbors json")
@@ -208,7 +208,7 @@ def test_bfd_on_every_unnumbered_session(blab):
             assert p["status"] == "up" and not p["multihop"], (sw, p)
             assert p["peer"] == n["hostForeign"] and p["local"] == n["hostLocal"], (sw, p, n)
             assert (p["receive-interval"], p["transmit-interval"], p["detect-multiplier"]) == \
-                (150, 150, 3), (sw, p)
+                (300, 300, 3), (sw, p)
 
 
 def test_lldp_cabling_as_planned(blab):
@@ -226,7 +226,7 @@ def test_frozen_spine_bfd_failover(blab):
     continued.
     Verify: flows were hit (some hashed onto spine-1), and BFD moved them: the
     longest outage of any flow, each way, is under 1.5 s (BFD detects in 3 x
-    150 ms; the hold timer would take 6-9 s, and its outage is over 6 s); both
+    300 ms; the hold timer would take 6-9 s, and its outage is over 6 s); both
     leaves' sessions to spine-1 were ended by BFD, not the hold timer;
     afterwards the routes have both spines again."""
     a, b = blab.leaves
