@@ -3,11 +3,11 @@
 
 /*
  * Live reload (docs/architecture.md): `railctl reload [FILE]` and SIGHUP. The new file
- * is loaded and checked, a new generation of tables is built aside (new FIBs
- * with their own names), the members that are down are computed for it, and
- * it is published by swapping one pointer; rsw_tables_publish waits for every
- * worker's quiescent state before freeing the old generation, so no packet
- * on an unchanged route is lost. Ports, devargs, buffer.total, the lossless
+ * is loaded and checked, a new generation of tables is built aside (on the
+ * retired generation's FIBs, which no worker reads, or new ones), the members
+ * that are down are computed for it, and it is published by swapping one
+ * pointer; rsw_tables_publish waits for every worker's quiescent state before
+ * retiring the old generation, so no packet on an unchanged route is lost. Ports, devargs, buffer.total, the lossless
  * set and the control interfaces need a restart: such a file is refused and
  * the old configuration keeps running. The punt policers' rates
  * (kernel_interfaces.punt) are published to the workers live.

@@ -71,7 +71,9 @@ int rsw_ctl_group_nexthop(const struct rsw_tables *t, uint32_t g, uint32_t j, st
  * groups, the lowest distance winning for a prefix (connected and local always win), QoS
  * and load-balance settings. Creates the neighbour entries next hops need (static ones
  * resolved). A route-source route that cannot be installed (no next hop a port reaches, no
- * group or neighbour left) is left out and marked inactive, never an error.
+ * group or neighbour left) is left out and marked inactive, never an error. Built on the
+ * retired generation (rsw_tables_recycle), or on new FIBs when that one cannot take it.
+ * Control thread only.
  * @return the tables, or NULL with a message in err.
  */
 struct rsw_tables *rsw_ctl_tables_build(const struct rsw_config *cfg, uint64_t generation,

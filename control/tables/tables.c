@@ -403,8 +403,13 @@ group_find(const struct group_set *gs, const struct route_set *rs, const struct 
 	return gs->group[h] != 0 ? (int64_t)gs->group[h] - 1 : -1;
 }
 
-struct rsw_tables *
-rsw_ctl_tables_build(const struct rsw_config *cfg, uint64_t generation, char *err, size_t errlen)
+/*
+ * The build, on the retired generation (recycle) or on new FIBs. *retry: it failed because a
+ * recycled generation's FIBs could not take the routes (their stale ones in the way).
+ */
+static struct rsw_tables *
+tables_build(const struct rsw_config *cfg, uint64_t generation, bool recycle, bool *retry,
+	     char *err, size_t errlen)
 {
 	char buf[64], buf2[64];
 	uint32_t n_nh = 0, n_groups, i, j, slot, n4 = 0, n6;
@@ -429,8 +434,9 @@ rsw_ctl_tables_build(const struct rsw_config *cfg, uint64_t generation, char *er
 	n6 = rs.n - n4;
 	gs = calloc(1, sizeof(*gs));
 	/* Room for the routes and each port's connected and local routes. */
-	t = rsw_tables_alloc_routes(generation, 2 + 2 * 2 * cfg->n_ports + n_groups, n_nh, n_groups,
-				    n4 + 2 * cfg->n_ports, n6 + 2 * cfg->n_ports + 1);
+	t = (recycle ? rsw_tables_recycle : rsw_tables_alloc_routes)(
+		generation, 2 + 2 * 2 * cfg->n_ports + n_groups, n_nh, n_groups,
+		n4 + 2 * cfg->n_ports, n6 + 2 * cfg->n_ports + 1);
 	if (gs == NULL || t == NULL) {
 		snprintf(err, errlen, "cannot allocate forwarding tables: %s",
 			 rte_strerror(t == NULL ? rte_errno : ENOMEM));
@@ -587,6 +593,11 @@ rsw_ctl_tables_build(const struct rsw_config *cfg, uint64_t generation, char *er
 		for (j = 0; j < RSW_N_TC; j++)
 			if (rsw_lb_mode_for_tc(t, t->groups[i].lb_mode, (uint8_t)j) == RSW_LB_HASH)
 				t->groups[i].hash_tcs |= (uint8_t)(1u << j);
+	/* A recycled generation's stale routes go; a build on it that missed a route is redone. */
+	if (rsw_tables_commit(t) != 0) {
+		snprintf(err, errlen, "cannot update the forwarding tables");
+		goto fail;
+	}
 	/* The build stands: the source routes learn which of them are installed. */
 	for (i = 0; i < rs.n_src; i++)
 		route_source->get(i)->active = false;
@@ -597,8 +608,20 @@ rsw_ctl_tables_build(const struct rsw_config *cfg, uint64_t generation, char *er
 	route_set_free(&rs);
 	return t;
 fail:
+	*retry = t->failed;
 	free(gs);
 	route_set_free(&rs);
 	rsw_tables_free(t);
 	return NULL;
+}
+
+struct rsw_tables *
+rsw_ctl_tables_build(const struct rsw_config *cfg, uint64_t generation, char *err, size_t errlen)
+{
+	bool retry = false;
+	struct rsw_tables *t = tables_build(cfg, generation, true, &retry, err, errlen);
+
+	if (t == NULL && retry)
+		t = tables_build(cfg, generation, false, &retry, err, errlen);
+	return t;
 }

@@ -57,6 +57,8 @@ rsw_fib_fini(void)
 {
 	rsw_tables_free(rsw_fib_main.tables);
 	rsw_fib_main.tables = NULL;
+	rsw_tables_free(rsw_fib_main.spare);
+	rsw_fib_main.spare = NULL;
 	rte_hash_free(rsw_fib_main.neigh4);
 	rte_hash_free(rsw_fib_main.neigh6);
 	rte_free(rsw_fib_main.neigh);

@@ -5,11 +5,13 @@
  * Step 4 of the packet path: table generations (struct rsw_tables), built
  * aside by the control thread and published by one pointer swap (RCU). DPDK
  * 22.11's rte_fib has no RCU hook of its own, so a live FIB is never
- * modified: each generation has new FIBs with unique names.
+ * modified: a generation is built on FIBs no worker reads, new ones (unique
+ * names) or the retired generation's once the workers have left it (recycle.c).
  */
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_errno.h>
@@ -56,6 +58,9 @@ rsw_tables_alloc_routes(uint64_t generation, uint32_t max_results, uint32_t max_
 		rte_errno = EINVAL;
 		return NULL;
 	}
+	/* Two generations at most: the published one and this one. */
+	rsw_tables_free(rsw_fib_main.spare);
+	rsw_fib_main.spare = NULL;
 	t = rte_zmalloc("rsw_tables", sizeof(*t), RTE_CACHE_LINE_SIZE);
 	if (t == NULL)
 		goto nomem;
@@ -68,6 +73,11 @@ rsw_tables_alloc_routes(uint64_t generation, uint32_t max_results, uint32_t max_
 		goto nomem;
 	t->n_results = 1; /* results[0]: no route */
 	t->max_results = max_results;
+	t->cap_results = max_results;
+	t->cap_nh = max_nh ? max_nh : 1;
+	t->cap_groups = max_groups ? max_groups : 1;
+	t->fib_routes4 = (uint32_t)c4.max_routes;
+	t->fib_routes6 = (uint32_t)c6.max_routes;
 
 	snprintf(name, sizeof(name), "rsw4_%" PRIu64, generation);
 	t->fib4 = rte_fib_create(name, (int)rte_socket_id(), &c4);
@@ -96,6 +106,8 @@ rsw_tables_free(struct rsw_tables *t)
 	rte_free(t->nh);
 	rte_free(t->groups);
 	rte_free(t->adj);
+	free(t->keys);
+	free(t->stale);
 	rte_free(t);
 }
 
@@ -111,23 +123,31 @@ rsw_tables_add_result(struct rsw_tables *t, const struct rsw_result *r)
 int
 rsw_tables_add_route(struct rsw_tables *t, const struct rsw_prefix *p, uint32_t nh)
 {
+	int ret;
+
 	/* The workers index results[] with what the FIB returns, unchecked. */
 	if (nh >= t->n_results)
 		return -EINVAL;
 	if (p->ip.family == RSW_AF_INET) {
 		uint32_t ip = (uint32_t)p->ip.addr[0] << 24 | (uint32_t)p->ip.addr[1] << 16 |
 			      (uint32_t)p->ip.addr[2] << 8 | p->ip.addr[3];
-		int ret = rte_fib_add(t->fib4, ip, p->len, nh);
 
-		if (ret == 0 && t->results[nh].type == RSW_RES_CONNECTED)
-			ret = rsw_adj_add(t, nh, p);
-		return ret;
-	}
+		ret = rte_fib_add(t->fib4, ip, p->len, nh);
+	} else {
 #if RTE_VERSION >= RTE_VERSION_NUM(24, 11, 0, 0)
-	return rte_fib6_add(t->fib6, (const struct rte_ipv6_addr *)p->ip.addr, p->len, nh);
+		ret = rte_fib6_add(t->fib6, (const struct rte_ipv6_addr *)p->ip.addr, p->len, nh);
 #else
-	return rte_fib6_add(t->fib6, p->ip.addr, p->len, nh);
+		ret = rte_fib6_add(t->fib6, p->ip.addr, p->len, nh);
 #endif
+	}
+	/* A recycled generation's FIBs also hold stale routes: a failure may be theirs. */
+	t->failed |= ret != 0 && t->recycled;
+	if (ret != 0)
+		return ret;
+	rsw_tables_track(t, p);
+	if (p->ip.family == RSW_AF_INET && t->results[nh].type == RSW_RES_CONNECTED)
+		return rsw_adj_add(t, nh, p);
+	return 0;
 }
 
 /*
@@ -202,10 +222,18 @@ rsw_tables_publish(struct rsw_tables *t)
 {
 	struct rsw_tables *old = rsw_fib_main.tables;
 
+	if (t != NULL && t->stale != NULL && rsw_tables_commit(t) != 0)
+		FIB_LOG(ERR, "generation %" PRIu64 " published with stale routes\n", t->generation);
 	rsw_adj_fill(t); /* the neighbours learned while t was built */
 	__atomic_store_n(&rsw_fib_main.tables, t, __ATOMIC_RELEASE);
-	if (old != NULL) {
-		rte_rcu_qsbr_synchronize(rsw_fib_main.qsbr, RTE_QSBR_THRID_INVALID);
+	if (old == NULL)
+		return;
+	/* After this, no worker reads old: it may be freed, or built on again. */
+	rte_rcu_qsbr_synchronize(rsw_fib_main.qsbr, RTE_QSBR_THRID_INVALID);
+	rsw_tables_free(rsw_fib_main.spare);
+	rsw_fib_main.spare = NULL;
+	if (t != NULL && !old->untracked && !old->failed)
+		rsw_fib_main.spare = old;
+	else
 		rsw_tables_free(old);
-	}
 }
