@@ -83,7 +83,11 @@ struct rsw_port_rt {
 	uint16_t fwd_mtu;          /* mtu, or 0 when admin down (rsw_port_set_admin): one check
 				    * for both; 0 also just means "check both" */
 	uint8_t downlink;          /* role: downlink (a leaf's last hop, for trimming) */
-	uint8_t pad[15];           /* 32 bytes: ports[p] is a shift, not two multiplies */
+	uint8_t one_sender;        /* impairments configured or being set: the owner alone sends
+				    * (rsw_port_set_one_sender: control writes, workers read) */
+	uint16_t n_txq;            /* tx queues in use: 1 + the workers that send straight
+				    * (rsw_txq; control, before start) */
+	uint8_t pad[12];           /* 32 bytes: ports[p] is a shift, not two multiplies */
 };
 _Static_assert(sizeof(struct rsw_port_rt) == 32, "struct rsw_port_rt: 32 bytes");
 
@@ -159,6 +163,16 @@ rsw_port_set_admin(uint16_t p, bool down)
 
 	__atomic_store_n(&pr->fwd_mtu, down ? 0 : pr->mtu, __ATOMIC_RELAXED);
 	__atomic_store_n(&pr->admin_down, down, __ATOMIC_RELAXED);
+}
+
+/**
+ * Port p keeps one sender, its owner, or no longer needs to (control thread): set before
+ * impairments take effect, cleared after they are gone (rsw_direct_txq reads it).
+ */
+static inline void
+rsw_port_set_one_sender(uint16_t p, bool on)
+{
+	__atomic_store_n(&rsw_dp.ports[p].one_sender, on, __ATOMIC_RELEASE);
 }
 
 static inline struct rsw_mbuf_meta *

@@ -185,6 +185,11 @@ struct rsw_qos_port {
 	uint64_t orig_frames;
 	uint64_t tx_pending; /* frames in the owner's pending list (owner, when it changes) */
 	uint64_t paused_max; /* >= every paused_until[] (PFC rx worker CAS → senders) */
+	uint64_t hold_max;   /* >= every hold_until[] (owner → the other senders) */
+	/* TSC until which the other senders of the port do not send frames of each TC on their
+	 * own tx queues: the owner sent frames of the TC from its queues on tx queue 0, and the
+	 * NIC may hold them in that queue until then (owner → the other senders). */
+	alignas(RTE_CACHE_LINE_SIZE) uint64_t hold_until[RSW_N_TC];
 	/* TSC each priority is paused to by PFC (PFC rx worker → senders). */
 	alignas(RTE_CACHE_LINE_SIZE) uint64_t paused_until[RSW_N_TC];
 	/* TSC of each priority's last XOFF (PFC rx worker → watchdog). */
@@ -237,6 +242,12 @@ struct rsw_port_sched {
 	struct rte_mbuf *head[RSW_N_TC][32];
 	struct rte_mbuf *pending[32]; /* taken by the scheduler, not yet by the PMD */
 	uint64_t last_pfc_gen;
+	/* Tx queue 0's model (ports with other senders): the TSC by which it has sent what the
+	 * owner handed it, at the port's speed shared by its n_txq queues (wire ticks per byte
+	 * × 2^32, for the speed q0_speed). */
+	uint64_t q0_free;
+	uint64_t q0_speed;
+	uint64_t q0_tpb_q32;
 };
 
 /**
@@ -305,6 +316,26 @@ rsw_shaper_avail(uint16_t p, uint64_t now)
 	return RTE_MIN(e - s, qport->sh_bucket);
 }
 
+/*
+ * Take bytes from port p's shaper at now, when (or, with force, whether or not) the bucket
+ * holds them on top of ahead bytes (rsw_shaper_take, rsw_shaper_take_behind).
+ */
+static inline bool
+rsw_shaper_take_over(uint16_t p, uint64_t now, uint64_t bytes, uint64_t ahead, bool force)
+{
+	struct rsw_qos_port *qport = &rsw_qos.port[p];
+	uint64_t e = rsw_shaper_earned(qport, now), floor = e - qport->sh_bucket;
+	uint64_t s = __atomic_load_n(&qport->sh_spent, __ATOMIC_RELAXED), base;
+
+	do {
+		base = s > floor ? s : floor;
+		if (!force && base + ahead + bytes > e)
+			return false;
+	} while (!__atomic_compare_exchange_n(&qport->sh_spent, &s, base + bytes, true,
+					      __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+	return true;
+}
+
 /**
  * Take wire bytes from port p's shaper at now (rsw_shaper_on first): one compare-and-swap,
  * retried only when another sender took tokens in between. Without force, nothing is taken
@@ -315,17 +346,19 @@ rsw_shaper_avail(uint16_t p, uint64_t now)
 static inline bool
 rsw_shaper_take(uint16_t p, uint64_t now, uint64_t bytes, bool force)
 {
-	struct rsw_qos_port *qport = &rsw_qos.port[p];
-	uint64_t e = rsw_shaper_earned(qport, now), floor = e - qport->sh_bucket;
-	uint64_t s = __atomic_load_n(&qport->sh_spent, __ATOMIC_RELAXED), base;
+	return rsw_shaper_take_over(p, now, bytes, 0, force);
+}
 
-	do {
-		base = s > floor ? s : floor;
-		if (!force && base + bytes > e)
-			return false;
-	} while (!__atomic_compare_exchange_n(&qport->sh_spent, &s, base + bytes, true,
-					      __ATOMIC_RELAXED, __ATOMIC_RELAXED));
-	return true;
+/**
+ * rsw_shaper_take without force for a sender that passes ahead bytes queued on the port (other
+ * TCs' backlogs, which the scheduler sends): taken only when the bucket holds those and bytes
+ * as well, so that a backlog never waits for tokens that direct sends took. @return whether
+ * taken.
+ */
+static inline bool
+rsw_shaper_take_behind(uint16_t p, uint64_t now, uint64_t bytes, uint64_t ahead)
+{
+	return rsw_shaper_take_over(p, now, bytes, ahead, false);
 }
 
 /** TCs of a port that received PFC holds at now (unless the watchdog ignores the pause). */
@@ -362,14 +395,14 @@ rsw_port_queued(uint16_t p)
 	for (tc = 0; tc < RSW_N_TC; tc++)
 		q |= __atomic_load_n(&qport->q_bytes[tc], __ATOMIC_ACQUIRE);
 	q |= __atomic_load_n(&qport->ctl_frames, __ATOMIC_ACQUIRE);
-	q |= __atomic_load_n(&qport->tx_pending, __ATOMIC_RELAXED);
+	q |= __atomic_load_n(&qport->tx_pending, __ATOMIC_ACQUIRE);
 	return q != 0;
 }
 
 /**
  * Whether port p is idle: nothing queued (rsw_port_queued) and no LLR (an LLR port is one
- * ordered stream through its scheduler). Any sender: a worker sends straight to a port only
- * when it is idle, so that no frame overtakes one queued before it.
+ * ordered stream through its scheduler): the owner's test before its scheduler. The senders'
+ * test is per (port, TC) (rsw_send_now_port, rsw_queue.h).
  */
 static inline bool
 rsw_port_idle(uint16_t p)
@@ -381,7 +414,7 @@ rsw_port_idle(uint16_t p)
 static inline void
 rsw_pending_publish(uint16_t p)
 {
-	__atomic_store_n(&rsw_qos.port[p].tx_pending, rsw_sched[p].n_pending, __ATOMIC_RELAXED);
+	__atomic_store_n(&rsw_qos.port[p].tx_pending, rsw_sched[p].n_pending, __ATOMIC_RELEASE);
 }
 
 struct rsw_lcore_stats;
