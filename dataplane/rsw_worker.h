@@ -4,9 +4,10 @@
 /*
  * The worker loop (docs/architecture.md): rx bursts from the worker's queues,
  * the per-burst pipeline (parse, classify, route, load-balance, rewrite),
- * then transmit: every worker sends straight to an idle port on its own tx
- * queue of that port (rsw_txq), and queues in the port's egress rings
- * otherwise; the port's owner drains the rings (scheduler) on tx queue 0.
+ * then transmit: every worker sends straight on its own tx queue of the port
+ * (rsw_txq) the frames of a (port, TC) with nothing queued (the send-now
+ * decision, rsw_queue.h), and queues in the port's egress rings otherwise;
+ * the port's owner drains the rings (scheduler) on tx queue 0.
  *
  * Thread-safety: struct rsw_dp_main and rsw_txq are written by the control
  * thread before workers start (except quit, and the egress rings, which are
@@ -95,7 +96,7 @@ struct rsw_dp_main {
 	uint16_t n_ports;
 	volatile bool quit;       /* set by control: workers return */
 	uint32_t idle_sleep_us;   /* back-off ceiling; 0 = busy poll */
-	bool cut_through;         /* a worker transmits to an idle port it owns directly */
+	bool cut_through;         /* a worker sends straight when it may (rsw_send_now_port) */
 	bool admit_burst;         /* admission decided per burst (rsw_mmu_admit_burst); off:
 				   * every frame admitted one by one (tests) */
 	int meta_off;             /* rsw_mbuf_meta dynfield offset */

@@ -3,8 +3,8 @@
 
 /*
  * Steps 8-9 of the packet path (rsw_queue.h): a port's staged frames straight
- * to the PMD, or the slots of frames admitted one by one: cut-through to an
- * idle port this lcore owns, or the egress rings (one bulk enqueue per (port,
+ * to the PMD, or the slots of frames admitted one by one: cut-through where
+ * their (port, TC) may send now, or the egress rings (one bulk enqueue per (port,
  * TC), the gauges added once per slot before the frames become visible to the
  * owner).
  */
@@ -46,7 +46,7 @@ uncount_cut_through(struct rsw_lcore_stats *st, uint16_t p, uint8_t tc, uint32_t
 /*
  * The staged frames k.. of port p that the PMD refused on this lcore's own tx queue: admitted
  * (rsw_mmu_admit_burst found them room) into the burst's slots, so that they are queued for the
- * port's owner, ahead of anything of their flows that comes later (the port is no longer idle).
+ * port's owner, ahead of anything of their flows that comes later (their TCs now hold frames).
  */
 static void
 requeue_staged(struct rsw_burst *c, struct rsw_lcore_stats *st, uint16_t p, uint16_t k)
@@ -85,7 +85,7 @@ rsw_queue_tx_staged(struct rsw_burst *c, struct rsw_lcore_stats *st, uint32_t po
 		/* The tokens were taken by rsw_queue_open. */
 		q = rsw_direct_txq(p);
 		if (q == 0) {
-			/* The owner: pending is empty (idle), room for 32. */
+			/* The owner: pending is empty (rsw_send_now_port), room for 32. */
 			rsw_port_tx(st, p, sg->m[p], sg->n[p], bytes);
 			n_tx = (uint16_t)(n_tx + sg->n[p]);
 			continue;
@@ -100,8 +100,8 @@ rsw_queue_tx_staged(struct rsw_burst *c, struct rsw_lcore_stats *st, uint32_t po
 
 /*
  * Slot sl of port p went to this lcore's own tx queue q (not the owner's), sent frames of it
- * taken: the rest go back into the slot, queued for the owner by rsw_queue_slots (the port is
- * no longer idle: nothing of their flows overtakes them).
+ * taken: the rest go back into the slot, queued for the owner by rsw_queue_slots (the slot's
+ * TC now holds frames: nothing of their flows overtakes them).
  */
 static void
 cut_through_refused(struct rsw_burst *c, struct rsw_lcore_stats *st, struct rsw_out_slot *sl,

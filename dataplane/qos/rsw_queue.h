@@ -6,7 +6,8 @@
  * its egress port (rsw_stage); a port admitted whole (rsw_mmu_admit_burst)
  * sends its staged frames to the PMD at once (rsw_queue_tx_staged); frames
  * admitted one by one wait in (egress port, TC) slots and go cut-through when
- * the port is idle, or into the egress rings for the scheduler (sched.c).
+ * their (port, TC) may send now (rsw_send_now_port), or into the egress rings
+ * for the scheduler (sched.c).
  */
 
 #ifndef RSW_QUEUE_H
