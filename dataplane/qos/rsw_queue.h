@@ -80,11 +80,16 @@ rsw_send_now_port(uint16_t p, uint64_t now, struct rsw_send_now *sn)
 		return false;
 	closed = rsw_paused_mask(qport, now);
 	/* The queues' bytes first (acquire): their release follows the pending list's publication
-	 * and the hold (sched.c). */
-	for (tc = 0; tc < RSW_N_TC; tc++) {
-		b = __atomic_load_n(&qport->q_bytes[tc], __ATOMIC_ACQUIRE);
-		busy |= (uint8_t)((b != 0) << tc);
-		ahead += (closed & (1u << tc)) ? 0 : b;
+	 * and the hold (sched.c). The common case, nothing queued, in one pass. */
+	for (tc = 0; tc < RSW_N_TC; tc++)
+		ahead |= __atomic_load_n(&qport->q_bytes[tc], __ATOMIC_ACQUIRE);
+	if (unlikely(ahead != 0)) {
+		ahead = 0;
+		for (tc = 0; tc < RSW_N_TC; tc++) {
+			b = __atomic_load_n(&qport->q_bytes[tc], __ATOMIC_ACQUIRE);
+			busy |= (uint8_t)((b != 0) << tc);
+			ahead += (closed & (1u << tc)) ? 0 : b;
+		}
 	}
 	if (unlikely((__atomic_load_n(&qport->ctl_frames, __ATOMIC_ACQUIRE) |
 		      __atomic_load_n(&qport->tx_pending, __ATOMIC_ACQUIRE)) != 0))
