@@ -19,9 +19,11 @@
 #include <rte_lcore.h>
 #include <rte_random.h>
 
+#include "rsw_ecn.h"
 #include "rsw_mmu.h"
-#include "rsw_qos.h"
+#include "rsw_pfc.h"
 #include "rsw_queue.h"
+#include "rsw_trim.h"
 
 struct rsw_qos_main rsw_qos;
 

@@ -20,7 +20,8 @@
 #include <rte_mbuf.h>
 
 #include "rsw_burst.h"
-#include "rsw_qos.h"
+#include "rsw_pfc.h"
+#include "rsw_qos_state.h"
 
 /*
  * The room of the ingress PG of lossless TC tc for the burst: what it takes before XOFF plus

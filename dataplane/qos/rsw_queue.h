@@ -24,7 +24,10 @@
 #include "rsw_burst.h"
 #include "rsw_fib.h"
 #include "rsw_link.h"
-#include "rsw_qos.h"
+#include "rsw_pfc.h"
+#include "rsw_qos_state.h"
+#include "rsw_sched.h"
+#include "rsw_shaper.h"
 
 /**
  * The tx queue on which this lcore sends straight to port p: 0 for the port's owner, the

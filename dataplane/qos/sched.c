@@ -17,9 +17,12 @@
 #include <rte_ethdev.h>
 #include <rte_random.h>
 
+#include "rsw_ecn.h"
 #include "rsw_fib.h"
 #include "rsw_link.h"
-#include "rsw_qos.h"
+#include "rsw_pfc.h"
+#include "rsw_sched.h"
+#include "rsw_shaper.h"
 #include "rsw_worker.h"
 
 struct rsw_port_sched rsw_sched[RSW_MAX_PORTS];
