@@ -34,7 +34,7 @@ struct rsw_port_sched {
 	struct rte_mbuf *pending[32]; /* taken by the scheduler, not yet by the PMD */
 	uint64_t last_pfc_gen;
 	/* Tx queue 0's model (ports with other senders): the TSC by which it has sent what the
-	 * owner handed it, at the port's speed shared by its n_txq queues (wire ticks per byte
+	 * owner handed it, at the port's speed (sched.c, q0_account; wire ticks per byte
 	 * × 2^32, for the speed q0_speed). */
 	uint64_t q0_free;
 	uint64_t q0_speed;

@@ -186,9 +186,11 @@ count_sent(struct rsw_lcore_stats *st, uint16_t p, uint16_t n, uint32_t orig, ui
 
 /*
  * Owner, a port with other senders (n_txq > 1): wire bytes just handed to tx queue 0. The
- * model of that queue on the NIC: it has sent them by q0_free, at the port's speed (10 Gb/s
- * when unknown) shared fairly by the port's n_txq queues, the slowest it drains while it holds
- * frames. One clock read per transmit call, on such ports only.
+ * model of that queue on the NIC: it has sent them by q0_free, draining at the port's speed
+ * (10 Gb/s when unknown), as it does while the other queues of the port are idle, which they
+ * are for a held TC. Not slower (a share of the port): on a NIC the owner cannot send faster
+ * than the model then, so the hold of a TC loaded above that share would never end and the TC
+ * would keep to one sender. One clock read per transmit call, on such ports only.
  */
 static void
 q0_account(struct rsw_port_sched *ps, uint16_t p, uint64_t wire)
@@ -199,9 +201,7 @@ q0_account(struct rsw_port_sched *ps, uint16_t p, uint64_t wire)
 	if (speed == 0)
 		speed = RSW_PFC_DEFAULT_SPEED;
 	if (unlikely(ps->q0_speed != speed)) {
-		ps->q0_tpb_q32 =
-			(uint64_t)(((__uint128_t)rsw_qos.tsc_hz * 8 * rsw_dp.ports[p].n_txq << 32) /
-				   speed);
+		ps->q0_tpb_q32 = (uint64_t)(((__uint128_t)rsw_qos.tsc_hz * 8 << 32) / speed);
 		ps->q0_speed = speed;
 	}
 	ps->q0_free =
