@@ -157,9 +157,9 @@ struct rsw_qos_params {
 
 	/*
 	 * The per-burst admission (mmu.c, rsw_mmu_admit_burst): the frames of TC t a burst stages
-	 * on an idle port are admitted whole when they are at most burst_bytes[t]: below the lossy
-	 * queue limit, the trim threshold if t is trimmed and kmin if t has ECN (no mark: at
-	 * enqueue q <= kmin, at dequeue cut-through).
+	 * on a port that may take them now (rsw_queue_open) are admitted whole when they are at
+	 * most burst_bytes[t]: below the lossy queue limit, the trim threshold if t is trimmed and
+	 * kmin if t has ECN (no mark: at enqueue q <= kmin, at dequeue cut-through).
 	 */
 	uint64_t burst_bytes[RSW_N_TC];
 };

@@ -216,8 +216,8 @@ expect_sent(unsigned int n, uint8_t tc, uint32_t seq)
 }
 
 /*
- * Cut-through: a burst to an idle port this lcore owns goes to the PMD at once, counted
- * enqueued, dequeued and transmitted, never in the buffer. It queues instead when its TC is
+ * Cut-through: a burst to a port this lcore owns, its TC with nothing queued, goes to the PMD at
+ * once, counted enqueued, dequeued and transmitted, never in the buffer. It queues instead when its TC is
  * paused, when its TC has a backlog (then later bursts queue behind it, in order; another TC
  * goes straight), when the shaper has no tokens, when ECN at dequeue could mark it, and when
  * another lcore owns the port.

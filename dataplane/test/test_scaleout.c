@@ -83,7 +83,7 @@ owner_again(void)
 
 /*
  * The send-now decision of a worker that is not port 1's owner: with a tx queue of its own on
- * the port, an idle port gets its frames straight on that queue (counted sent, enqueued and
+ * the port, a port with nothing queued gets its frames straight on that queue (counted sent, enqueued and
  * dequeued, never in the buffer); they queue for the owner instead when it has no queue of its
  * own, when the port has frames queued (the owner's pending list too), when their TC is paused,
  * when the shaper (shared with the owner) has no tokens, and when the port has impairments (one
