@@ -337,7 +337,7 @@ class RoceVsUet(Exp):
     @staticmethod
     def median(xs):
         xs = [x for x in xs if x is not None]
-        return statistics.median(xs) if xs else None
+        return round(statistics.median(xs), 4) if xs else None
 
     @staticmethod
     def victim_fluid_shares(draws=200):
