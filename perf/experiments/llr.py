@@ -166,6 +166,21 @@ def make(Exp, qos_yaml, lb_yaml, plt):
                         rx += v["rx_xoff"] + v["rx_xon"]
             return tx - rx
 
+        @staticmethod
+        def longest_stall_ms(rec):
+            """The longest run of 10 ms bins in which a flow, started and not yet complete,
+            delivered nothing (the longest of the flows): a stall the hosts' RTO may see."""
+            b = rec["series"]["bin_s"]
+            out = 0
+            for f in rec["flows"]:
+                bins = rec["series"]["delivered"][str(f["id"])]
+                end = int(((f.get("started_s") or 0) + (f["fct_s"] or len(bins) * b)) / b)
+                run = 0
+                for x in bins[int((f.get("started_s") or 0) / b):end]:
+                    run = run + 1 if x == 0 else 0
+                    out = max(out, run)
+            return round(out * b * 1e3)
+
         def fabric_lossless_drops(self, rec):
             """Lossless drops of the PGs whose ingress is a leaf-spine port (the buffers the
             link's flow control, PFC or CBFC, guards); the rest came in from a server."""
@@ -209,6 +224,7 @@ def make(Exp, qos_yaml, lb_yaml, plt):
                 "fabric_lossless_drops": self.fabric_lossless_drops(rec),
                 "fabric_pfc": self.fabric_pfc(rec),
                 "fabric_pfc_lost": self.fabric_pfc_lost(rec),
+                "stall_ms": self.longest_stall_ms(rec),
                 "cbfc_ports": len(cb),
                 "cbfc_active": sum(1 for r in cb if r["state"] == "active"),
                 "credit_stall_ms": sum(r["stalled_ns"] for r in cb) / 1e6,
@@ -306,12 +322,13 @@ def make(Exp, qos_yaml, lb_yaml, plt):
             lines = self.report_header()
             lines += ["## Results", "",
                       "| mode | slowest FCT s | goodput Mb/s | lost on the wire | host retransmits"
-                      " | host timeouts | buffer drops | lossless drops (behind fabric links)"
+                      " | host timeouts | longest stall ms | buffer drops"
+                      " | lossless drops (behind fabric links)"
                       " | PFC frames on fabric links (lost)"
                       " | CBFC credit stall ms | credit watchdog stalls | LLR replays | NACKs"
                       " | replay timeouts | replay peak "
                       "(frames) | shim + control overhead | replays per frame |",
-                      "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+                      "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
             for m in self.MODES:
                 rs = self.mode_runs(m)
                 if not rs:
@@ -322,7 +339,8 @@ def make(Exp, qos_yaml, lb_yaml, plt):
                     return fmt.format(self.mean([f[k] for f in fs]))
                 lines.append(f"| {m} | {col('fct', '{:.3f}')} | "
                              f"{self.mean([f['goodput'] for f in fs]) / 1e6:.1f} | {col('impair')} | "
-                             f"{col('retx')} | {col('timeouts')} | {col('buffer_drops')} | "
+                             f"{col('retx')} | {col('timeouts')} | {col('stall_ms')} | "
+                             f"{col('buffer_drops')} | "
                              f"{col('lossless_drops')} ({col('fabric_lossless_drops')}) | "
                              f"{col('fabric_pfc')} ({col('fabric_pfc_lost')}) | "
                              f"{col('credit_stall_ms', '{:.1f}')} | {col('credit_watchdog')} | "
