@@ -544,11 +544,7 @@ class RoceVsUet(Exp):
                   "stops). In the all-to-all a fluid model (max-min) gives it "
                   f"{vf['alltoall_spray']} of line sprayed and {vf['alltoall_hash_mean']} "
                   f"hashed (mean over hash draws; lowest {vf['alltoall_hash_lowest']}); in "
-                  "the all-reduce only one ring flow crosses each way. The victim is "
-                  "time-bound: rswhost ACKs every 4th packet and a message's last, and a "
-                  "time-bound flow has no last packet, so its final partial group is "
-                  "acknowledged only after the RTO (one timeout and duplicate per QP at its "
-                  "end, after its window: not a loss, and not in its goodput).", "",
+                  "the all-reduce only one ring flow crosses each way.", "",
                   "Every run on its own:", "",
                   "| arm | variant | seed | steps s | all-to-all s | all-reduce s | "
                   "retransmitted / delivered B | timeouts | XOFF | watermarks B | victim "
