@@ -231,8 +231,9 @@ def test_cbfc_heals_lost_credit_messages(make_switch, scratch):
 
     Verify: credit messages were lost (every frame a port transmits may be, and
     they are not LLR's to replay) yet the incast completes: every frame once, in
-    order per host, no PFC on the memif link, no lossless drop; at rest the
-    credits add up again.
+    order per host, no PFC on the memif link, no lossless drop; every frame
+    arrived, so no credit was healed (a frame LLR replays is counted once); at
+    rest the credits add up again.
     """
     im = {"loss": 0.01, "seed": 21}
     a, b = pair(make_switch, scratch, {"cbfc": True, "llr": True, "impair": im},
@@ -251,6 +252,7 @@ def test_cbfc_heals_lost_credit_messages(make_switch, scratch):
     assert pfc(b, "down")["tx_xoff"] == 0, summary
     assert drops(a) == {} and drops(b) == {}, summary
     assert_credits_at_rest(a, b)
+    assert cbfc_row(b, "down")["credits_healed"] == 0, summary
 
 
 def test_cbfc_reload_refused(make_switch, scratch):
