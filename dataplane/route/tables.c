@@ -226,8 +226,13 @@ rsw_tables_publish(struct rsw_tables *t)
 		FIB_LOG(ERR, "generation %" PRIu64 " published with stale routes\n", t->generation);
 	rsw_adj_fill(t); /* the neighbours learned while t was built */
 	__atomic_store_n(&rsw_fib_main.tables, t, __ATOMIC_RELEASE);
-	if (old == NULL)
+	if (old == NULL) {
+		if (t == NULL) {
+			rsw_tables_free(rsw_fib_main.spare);
+			rsw_fib_main.spare = NULL;
+		}
 		return;
+	}
 	/* After this, no worker reads old: it may be freed, or built on again. */
 	rte_rcu_qsbr_synchronize(rsw_fib_main.qsbr, RTE_QSBR_THRID_INVALID);
 	rsw_tables_free(rsw_fib_main.spare);
