@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright (c) 2026 The railsw authors
 """A leaf-spine fabric of railsw switches on one machine (docs/fabric-lab.md): the lab's
-one orchestrator. devtools/fabric-lab.sh runs it; other tools may import it.
+one orchestrator. devtools/fabric-lab.sh runs it; other tools may import it. The
+experiments (perf/experiments) take the same steps with rswhost as the servers:
+fabric_lab_rswhost.
 
 `up` goes plan → configs → start → links → hosts → FRR → checks (Lab's methods of those
 names): `railctl plan --json` gives every switch, cable and address of the topology; one
