@@ -222,7 +222,7 @@ class Lab:
                                seconds)
         if how == "up":
             return
-        print(tail(s["log"], 25), file=sys.stderr, end="", flush=True)
+        print(proc.tail(s["log"], 25), file=sys.stderr, end="", flush=True)
         if how == "exited":
             raise LabError(f"{s['name']} exited during start-up (log {s['log']})")
         raise LabError(f"{s['name']} did not answer on {s['sock']} within {seconds} s "
@@ -347,14 +347,6 @@ class Lab:
                           (f"{me} down", "stop and remove everything")):
             print("  %-58s # %s" % (cmd, what))
         sys.stdout.flush()
-
-
-def tail(path, n):
-    try:
-        with open(path, errors="replace") as f:
-            return "".join(f.readlines()[-n:])
-    except OSError:
-        return ""
 
 
 def lock(lab, wait=True):

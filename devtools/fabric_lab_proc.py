@@ -214,6 +214,15 @@ def wait_pidfile(path, what, seconds=10):
     raise RuntimeError(f"{what} did not start (no live pid in {path})")
 
 
+def tail(path, n):
+    """The last n lines of a log file ("" if there is none)."""
+    try:
+        with open(path, errors="replace") as f:
+            return "".join(f.readlines()[-n:])
+    except OSError:
+        return ""
+
+
 def cpu_ticks(pid):
     """utime + stime of pid, in clock ticks (None if it is gone)."""
     try:

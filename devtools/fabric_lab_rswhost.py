@@ -356,11 +356,7 @@ class Fabric:
         return any(h["leaf"] == sw and h["port"] == pname for h in self.hosts)
 
     def tail(self, name, n=15):
-        try:
-            with open(os.path.join(self.state, f"{name}.log")) as f:
-                return "".join(f.readlines()[-n:])
-        except OSError:
-            return ""
+        return proc.tail(os.path.join(self.state, f"{name}.log"), n)
 
     def stop(self):
         """Stop the switches (SIGTERM, 15 s, SIGKILL) and remove what start made."""
