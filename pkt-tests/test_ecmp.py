@@ -9,9 +9,7 @@ import collections
 import pytest
 from scapy.all import IP, UDP, Ether, IPv6, Raw
 
-import railsw
 import topo
-from topo import describe
 
 MEMBERS = ("p1", "p2", "p3", "p4")
 NH = {p: f"10.{i + 2}.0.1" for i, p in enumerate(MEMBERS)}
@@ -60,23 +58,7 @@ def flow_frames(sw, v6=False):
 def send_round(sw, injector, frames):
     """Send every flow once; return {flow index: member port} from what was
     sniffed, checking each frame is the expected routed copy."""
-    with railsw.Capture([sw.tap[p] for p in ("p0",) + MEMBERS]) as cap:
-        injector.send(sw.tap["p0"], frames)
-        got = cap.collect(count=len(frames), timeout=10)
-    by_iface = {sw.tap[p]: p for p in ("p0",) + MEMBERS}
-    assert len(got) == len(frames), f"sent {len(frames)}, {len(got)} came out"
-    expected = {}
-    for i, f in enumerate(frames):
-        for p in MEMBERS:
-            expected[topo.routed(f, p, sw, nh_mac=NH_MAC[p])] = (i, p)
-    placed = {}
-    for iface, data in got:
-        assert data in expected, "unexpected frame:\n" + describe([(iface, data)])
-        i, p = expected[data]
-        assert by_iface[iface] == p, f"flow {i} for {p} came out on {iface}"
-        assert i not in placed, f"flow {i} came out twice"
-        placed[i] = p
-    return placed, got
+    return topo.send_and_place(sw, injector, frames, MEMBERS, NH_MAC)
 
 
 def lb_group(sw, prefix):

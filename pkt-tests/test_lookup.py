@@ -138,21 +138,7 @@ def test_lookup_ecmp_member_matches_wire(sw, injector, family):
             Raw(payload + (b"lookup %04d " % i).ljust(40, b"."))
         frames.append(Ether(bytes(f)))
     assert len(set(predicted)) >= 2, predicted
-    with railsw.Capture([sw.tap[p] for p in ("p0",) + MEMBERS]) as cap:
-        injector.send(sw.tap["p0"], frames)
-        got = cap.collect(count=len(frames), timeout=10)
-    by_iface = {sw.tap[p]: p for p in ("p0",) + MEMBERS}
-    assert len(got) == len(frames), "frames lost:\n" + describe(got)
-    expected = {}
-    for i, f in enumerate(frames):
-        for p in MEMBERS:
-            expected[topo.routed(f, p, sw, nh_mac=NH_MAC[p])] = (i, p)
-    seen = {}
-    for iface, data in got:
-        assert data in expected, "unexpected frame:\n" + describe([(iface, data)])
-        i, p = expected[data]
-        assert by_iface[iface] == p
-        seen[i] = p
+    seen, _ = topo.send_and_place(sw, injector, frames, MEMBERS, NH_MAC)
     assert [seen.get(i) for i in range(FLOWS)] == predicted
 
 

@@ -15,10 +15,8 @@ import os
 import shutil
 import socket
 import struct
-import subprocess
 import tempfile
 import threading
-import time
 
 import pytest
 from scapy.all import ICMP, IP, UDP, Ether, Raw

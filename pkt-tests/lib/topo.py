@@ -139,6 +139,29 @@ def describe(frames):
     return "\n".join(out) or "  (nothing)"
 
 
+def send_and_place(sw, injector, frames, members, nh_mac, in_port="p0"):
+    """Send frames on in_port and capture them on it and the members: every frame must come
+    out once, as the routed copy (routed(), next hop nh_mac[member]) for the member it left
+    by. Returns ({frame index: member port}, the captured (iface, bytes))."""
+    with railsw.Capture([sw.tap[p] for p in (in_port,) + tuple(members)]) as cap:
+        injector.send(sw.tap[in_port], frames)
+        got = cap.collect(count=len(frames), timeout=10)
+    by_iface = {sw.tap[p]: p for p in (in_port,) + tuple(members)}
+    assert len(got) == len(frames), f"sent {len(frames)}, {len(got)} came out:\n" + describe(got)
+    expected = {}
+    for i, f in enumerate(frames):
+        for p in members:
+            expected[routed(f, p, sw, nh_mac=nh_mac[p])] = (i, p)
+    placed = {}
+    for iface, data in got:
+        assert data in expected, "unexpected frame:\n" + describe([(iface, data)])
+        i, p = expected[data]
+        assert by_iface[iface] == p, f"frame {i} for {p} came out on {iface}"
+        assert i not in placed, f"frame {i} came out twice"
+        placed[i] = p
+    return placed, got
+
+
 def deltas(before, after):
     """{port: {counter: after-before}} keeping only non-zero deltas."""
     d = {}
