@@ -23,7 +23,7 @@ class LabError(RuntimeError):
 
 def plan_ports(plan, leaves, host_dev, fabric_sock):
     """The ports of every switch of plan and the hosts (server NICs) on them; the lab's
-    (fabric_lab.py) and the experiments' (fabric_lab_memif.py) alike.
+    (fabric_lab.py) and the experiments' (fabric_lab_rswhost.py) alike.
 
     Per switch: [(sort key, port, role, (kind, arg))]: a leaf's downlink to a server NIC is
     host_dev(host, k) (k: the NIC's number in plan order), e.g. ("tap", IFACE) or
