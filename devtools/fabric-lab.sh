@@ -42,7 +42,7 @@
 #                        `railctl reload` does, which needs 320)
 #   RAILSW_LAB_LCORES    EAL -l for every railsw (default: 0,1)
 #   RAILSW_LAB_IDLE_US   switch.idle_sleep_us (default: 1000)
-#   RAILSW_LAB_BFD_MS    BFD transmit and receive interval with --bgp (default: 150; x3 to detect)
+#   RAILSW_LAB_BFD_MS    BFD transmit and receive interval with --bgp (default: 300; x3 to detect)
 #   RAILSW_LAB_FRR_DEBUG 1: FRR logs at level debugging, with BGP neighbour events, BFD,
 #                        zebra RIB and FPM debugs (default: 0)
 # With --bgp or --lldp each switch has kernel interfaces in namespace <tag>-sw-<switch>,

@@ -11,7 +11,7 @@ over the plan's /31s. `v6only`, because the lab's links carry /31s: without it F
 derives the peer's IPv4 address from the /31 and peers over IPv4, and its BFD session for
 such a peer keeps the IPv6 family it was made with before the interface was known, with
 address :: ("_bfd_sess_valid: invalid address"): bfdd never gets a session. Timers are short: keepalive 3 s, hold 9 s, connect 5 s, and BFD on every
-session unless turned off. A leaf announces its servers' subnet (a `network` statement:
+session unless turned off, at BFD_MS x 3. A leaf announces its servers' subnet (a `network` statement:
 the /31s of the fabric links stay out of BGP); a spine announces nothing of its own.
 
 No FRR is needed here: `configs()` returns file texts; fabric-lab.sh writes them and
@@ -19,6 +19,12 @@ starts zebra (with dplane_fpm_nl, towards railsw's FPM listener), bgpd and bfdd 
 switch, in the switch's kernel_interfaces namespace. Tests check the texts with the
 daemons' own parser (`bgpd -C`)."""
 
+# BFD's transmit and receive interval (ms; RAILSW_LAB_BFD_MS): 300 ms x 3, what vendors
+# advise for BFD run in software rather than in a line card. Every BFD packet of the lab
+# crosses bfdd, two railsw processes and the peer's bfdd, all sharing the machine's CPUs;
+# at 150 ms x 3 a machine loaded 10 deep per CPU stalls that chain past the 450 ms detection
+# time now and then, and sessions flap (docs/fabric-lab.md, "BFD on a loaded machine").
+BFD_MS = 300
 SPINE_ASN = 65000
 LEAF_ASN0 = 65001
 FPM_PORT = 2620
@@ -155,7 +161,7 @@ def bgpd_conf(plan, name, logdir, unnumbered=True, bfd=True, max_paths=16, debug
     return "\n".join(lines)
 
 
-def configs(plan, name, logdir, unnumbered=True, bfd=True, bfd_ms=150, fpm_port=FPM_PORT,
+def configs(plan, name, logdir, unnumbered=True, bfd=True, bfd_ms=BFD_MS, fpm_port=FPM_PORT,
             debug=False):
     """{file name: text} of one switch's FRR daemons."""
     out = {

@@ -29,6 +29,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import fabric_frr  # noqa: E402
 import fabric_lab_checks as checks  # noqa: E402
 import fabric_lab_gen as gen  # noqa: E402
 import fabric_lab_proc as proc  # noqa: E402
@@ -74,7 +75,7 @@ class Lab:
         self.mem = env.get("RAILSW_LAB_MEM", "")
         self.lcores = env.get("RAILSW_LAB_LCORES") or "0,1"
         self.idle_us = env.get("RAILSW_LAB_IDLE_US") or "1000"
-        bfd_ms = env.get("RAILSW_LAB_BFD_MS") or "150"
+        bfd_ms = env.get("RAILSW_LAB_BFD_MS") or str(fabric_frr.BFD_MS)
         frr_debug = env.get("RAILSW_LAB_FRR_DEBUG") or "0"
         bgp_wait = env.get("RAILSW_LAB_BGP_WAIT") or "90"
         if not re.fullmatch(r"[a-z0-9]{1,8}", self.tag):

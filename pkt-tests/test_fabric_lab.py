@@ -330,12 +330,16 @@ PROBE = os.path.join(railsw.REPO, "devtools", "fabric_probe.py")
 
 
 def probe(lab, src, dst, flows=16, pps=20, seconds=1.0, port=47101):
-    """flows UDP flows from src's namespace to dst's address for seconds; what dst got."""
+    """flows UDP flows from src's namespace to dst's address for seconds; what dst got.
+    The sender starts once the receiver's socket is bound (a busy machine may take a
+    second to start it)."""
     import subprocess
     recv = subprocess.Popen(["ip", "netns", "exec", lab.ns(dst), "/usr/bin/python3", PROBE,
                              "recv", str(port), str(seconds + 1.5)], stdout=subprocess.PIPE,
                             text=True)
-    time.sleep(0.3)
+    railsw.wait_until(lambda: f":{port} " in railsw.run(
+        ["ip", "netns", "exec", lab.ns(dst), "ss", "-Hlun", f"sport = :{port}"]).stdout, 15,
+        interval=0.05, what=f"the probe's receiver on UDP {port} in {lab.ns(dst)}")
     railsw.run(["ip", "netns", "exec", lab.ns(src), "/usr/bin/python3", PROBE, "send",
                 lab.ip(dst), str(port), str(flows), str(pps), str(seconds)],
                timeout=seconds + 20)

@@ -2,7 +2,8 @@
 # Copyright (c) 2026 The railsw authors
 """The walk-through of docs/fabric-lab.md, "Your own fabric: 4 leaves, 2 spines": a
 topology-only file (taken from that page) → `fabric-lab.sh up FILE` → every server pings
-every other across the spines → `show lb` → `impair` a link and `off` → `down`.
+every other across the spines → `show lb` → `impair` a link and `off` → `down`. Also a
+rail-only rail of two spines, `up FILE` to `down`: every leaf reaches every spine.
 
 The lab has its own state directory and tag (the pytest PID), so a lab someone runs by
 hand is never touched."""
@@ -65,6 +66,62 @@ def ctl(env, switch, *words):
                    list(words), timeout=10, check=False)
     assert r.returncode == 0, f"railctl {' '.join(words)} on {switch}: {r.stdout}{r.stderr}"
     return json.loads(r.stdout)
+
+
+# A rail whose 3 SUs x 4 uplinks exceed radix 8: two spines, each leaf's uplinks round-robin.
+RAIL_ONLY_2 = """topology:
+  design: rail-only
+  sus: 3
+  servers_per_su: 1
+  rails: 1
+  spines: 4
+  radix: 8
+"""
+
+
+def test_rail_only_two_spines_per_rail(build, tmp_path):
+    """Steps: a rail-only file whose rail needs two spines (3 SUs x 4 uplinks,
+    radix 8) → `fabric-lab.sh up FILE` → `ping` → `show lb` on spine-r0-1 →
+    `down`.
+    Verify: the plan has 3 leaves and 2 spines, each leaf with 2 links to each
+    spine; `up` and `ping` exit 0 with 6 PING OK (every server to the 2 others,
+    leaf-spine-leaf) and ECMP over all 4 uplinks of leaf-su0-r0; spine-r0-1
+    routes each leaf's /24 over its 2 parallel links, all up; `down` exits 0."""
+    if os.geteuid() != 0:
+        pytest.skip("needs root")
+    prefix = "/run/railsw/fabtest-ro-"
+    for name in os.listdir("/run/railsw") if os.path.isdir("/run/railsw") else []:
+        tail = name[len("fabtest-ro-"):]
+        if name.startswith("fabtest-ro-") and tail.isdigit() and \
+                not railsw.pid_alive(int(tail)):
+            script(dict(os.environ, RAILSW_BUILD=build, RAILSW_LAB_STATE=prefix + tail,
+                        RAILSW_LAB_TAG=("ro" + tail)[-8:]), "down", timeout=60)
+    topo = tmp_path / "rail-only-2.yaml"
+    topo.write_text(RAIL_ONLY_2)
+    plan = json.loads(railsw.run([os.path.join(build, "control", "railctl"), "plan", str(topo),
+                                  "--json"]).stdout)
+    links = {}
+    for ln in plan["links"]:
+        if ln["kind"] == "fabric":
+            links[(ln["a"], ln["b"])] = links.get((ln["a"], ln["b"]), 0) + 1
+    assert links == {(f"leaf-su{su}-r0", f"spine-r0-{sp}"): 2
+                     for su in range(3) for sp in range(2)}, links
+    env = dict(os.environ, RAILSW_BUILD=build, RAILSW_LAB_STATE=f"{prefix}{os.getpid()}",
+               RAILSW_LAB_TAG=("ro" + str(os.getpid()))[-8:])
+    try:
+        r = script(env, "up", str(topo), timeout=180)
+        assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+        r = script(env, "ping", timeout=180)
+        assert r.returncode == 0, r.stdout + r.stderr
+        assert "PING FAIL" not in r.stdout and r.stdout.count("PING OK") == 6, r.stdout
+        assert "ECMP OK: the flows used all 4 uplinks of leaf-su0-r0" in r.stdout, r.stdout
+        groups = {g["prefix"]: g for g in ctl(env, "spine-r0-1", "show", "lb")["groups"]}
+        for su in range(3):
+            members = groups[f"10.{su}.0.0/24"]["members"]
+            assert len(members) == 2 and all(m["up"] for m in members), members
+    finally:
+        r = script(env, "down", timeout=120)
+        assert r.returncode == 0, f"fabric-lab.sh down failed:\n{r.stdout}\n{r.stderr}"
 
 
 def test_walkthrough(lab4):

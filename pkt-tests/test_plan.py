@@ -258,11 +258,14 @@ def test_usage(build, args):
     ("{ design: rail-only, sus: 2, servers_per_su: 4, rails: 2, spines: 0, radix: 16 }", 2),
     # Rail-only with parallel links: 3 SUs x 2 uplinks on one spine per rail.
     ("{ design: rail-only, sus: 3, servers_per_su: 2, rails: 2, spines: 2, radix: 8 }", 8),
+    # Two spines per rail: 3 SUs x 5 uplinks = 15 > radix 8, round-robin over 2 spines.
+    ("{ design: rail-only, sus: 3, servers_per_su: 2, rails: 1, spines: 5, radix: 8 }", 5),
 ])
 def test_configs_rail_only(build, tmp, topo, n):
     """Steps: `--configs DIR` of a topology-only rail-only file; fill; --check.
     Verify: n files, each passing --check; the spine's ports carry both parallel
-    links of a leaf (`to leaf-su0-r0:up0`, `up1`).
+    links of a leaf (`to leaf-su0-r0:up0`, `up1`); with two spines per rail, a leaf's
+    uplinks alternate between them (leaf-su1-r0's up0 on spine-r0-1's down2).
     """
     path = os.path.join(tmp, "t.yaml")
     with open(path, "w") as f:
@@ -282,6 +285,12 @@ def test_configs_rail_only(build, tmp, topo, n):
         text = open(os.path.join(out, "spine-r1-0.yaml")).read()
         assert "# to leaf-su0-r1:up0" in text and "# to leaf-su0-r1:up1" in text
         assert "this: { rail: 1, spine: 0 }" in text
+    elif n == 5:
+        text = open(os.path.join(out, "spine-r0-1.yaml")).read()
+        assert "this: { rail: 0, spine: 1 }" in text
+        assert text.count("role: downlink") == 7
+        peers = [ln.split("# to ")[1].split(",")[0] for ln in text.splitlines() if "# to " in ln]
+        assert peers[:3] == ["leaf-su0-r0:up1", "leaf-su0-r0:up3", "leaf-su1-r0:up0"]
     else:
         assert "this: { rail: 1 }" in open(os.path.join(out, "leaf-r1.yaml")).read()
 

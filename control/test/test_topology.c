@@ -109,10 +109,11 @@ test_check_bad(void **state)
 	t.sus = 9;
 	t.radix = 8;
 	assert_int_equal(rsw_topology_check(&t, true, &e), -EINVAL);
-	assert_string_equal(e.msg,
-			    "rail-only: a rail's 9 SUs x 2 uplinks need 3 spines of radix "
-			    "8, and leaves packed onto different spines have no path between "
-			    "them: at most 4 SUs at this radix and spines");
+	assert_string_equal(e.msg, "rail-only: every spine of a rail has a link to each of its 9 "
+				   "leaves, more than radix 8: at most 8 SUs at this radix");
+	t.sus = 8; /* 16 uplinks on 2 spines of radix 8 */
+	assert_int_equal(rsw_topology_check(&t, true, &e), 0);
+	assert_int_equal(rsw_topology_spines_per_rail(&t), 2);
 
 	/* The link plan's 4096 leaf slots per spine. */
 	t = topo(RSW_TOPO_RAIL_OPTIMIZED);

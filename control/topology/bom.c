@@ -37,6 +37,18 @@ bom_pair(const char *a, uint64_t x, const char *b, uint64_t y, bool *bad)
 	return o;
 }
 
+/*
+ * The most links one leaf has to one spine: 1 (rail-optimized); rail-only, its uplinks
+ * round-robin over the rail's n spines: ceil(spines / n).
+ */
+static uint32_t
+worst_links(const struct rsw_cfg_topology *t, uint32_t n)
+{
+	if (t->design != RSW_TOPO_RAIL_ONLY)
+		return 1;
+	return (t->spines + n - 1) / n;
+}
+
 void
 topo_bom_counts(const struct rsw_cfg_topology *t, struct topo_bom *b)
 {
@@ -66,17 +78,21 @@ topo_bom_counts(const struct rsw_cfg_topology *t, struct topo_bom *b)
 	/* What one leaf keeps of its uplinks in the worst case: every link to that spine. */
 	if (b->leaf_spine == 0)
 		b->leaf_after_spine_loss = -1.0;
-	else if (t->design == RSW_TOPO_RAIL_ONLY)
-		b->leaf_after_spine_loss = n > 1 ? -1.0 : 0.0;
 	else
-		b->leaf_after_spine_loss = (double)(t->spines - 1) / (double)t->spines;
-	/* Headroom: spare ports of the busiest switch of each tier, and what they can still take. */
+		b->leaf_after_spine_loss =
+			(double)(t->spines - worst_links(t, n)) / (double)t->spines;
+	/*
+	 * Headroom: spare ports of the busiest switch of each tier, and what they can still take
+	 * (rail-only: the spare ports of a rail's spines, which stay within one port of each
+	 * other, over the uplinks of a new leaf).
+	 */
 	b->leaf_spare = t->radix - rsw_topology_leaf_ports(t);
 	b->spine_spare = n == 0 ? 0 : t->radix - most;
 	if (rsw_topology_rail_switch(t))
 		b->more_sus = b->leaf_spare / t->servers_per_su;
 	else if (t->design == RSW_TOPO_RAIL_ONLY)
-		b->more_sus = b->spine_spare / t->spines;
+		b->more_sus = (uint32_t)(((uint64_t)n * t->radix - (uint64_t)t->sus * t->spines) /
+					 t->spines);
 	else
 		b->more_sus = b->spine_spare / t->rails;
 	if (b->more_sus > RSW_TOPO_MAX_SUS - t->sus)

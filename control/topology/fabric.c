@@ -126,16 +126,23 @@ rsw_topology_spine_ports(const struct rsw_cfg_topology *t)
 	return rsw_topology_spine_ports_of(t, 0);
 }
 
+/*
+ * Rail-only: a rail's leaf uplinks, numbered k = su x spines + p, go round-robin over the
+ * rail's S spines: uplink k to spine k mod S, at its port k div S. Every leaf's run of
+ * `spines` >= S consecutive k reaches every spine of its rail (parallel links where it has
+ * more uplinks than S), and the spines differ by at most one port.
+ */
 uint32_t
 rsw_topology_spine_ports_of(const struct rsw_cfg_topology *t, uint32_t p)
 {
-	uint64_t up = (uint64_t)t->sus * t->spines, first = (uint64_t)p * t->radix;
+	uint64_t up = (uint64_t)t->sus * t->spines;
+	uint32_t n = rsw_topology_spines_per_rail(t);
 
 	if (t->design != RSW_TOPO_RAIL_ONLY)
 		return t->sus * t->rails;
-	if (first >= up)
+	if (p >= n || p >= up)
 		return 0;
-	return up - first < t->radix ? (uint32_t)(up - first) : t->radix;
+	return (uint32_t)((up - p + n - 1) / n);
 }
 
 void
@@ -143,10 +150,11 @@ rsw_topology_uplink_peer(const struct rsw_cfg_topology *t, uint32_t su, uint32_t
 			 uint32_t *spine, uint32_t *port)
 {
 	uint64_t k = (uint64_t)su * t->spines + p;
+	uint32_t n = rsw_topology_spines_per_rail(t);
 
 	if (t->design == RSW_TOPO_RAIL_ONLY) {
-		*spine = (uint32_t)(k / t->radix);
-		*port = (uint32_t)(k % t->radix);
+		*spine = n == 0 ? 0 : (uint32_t)(k % n);
+		*port = n == 0 ? 0 : (uint32_t)(k / n);
 	} else {
 		*spine = p;
 		*port = rsw_topology_leaf_index(t, su, rail);
@@ -157,12 +165,12 @@ void
 rsw_topology_spine_peer(const struct rsw_cfg_topology *t, uint32_t spine, uint32_t port,
 			uint32_t rail, uint32_t *su, uint32_t *leaf_rail, uint32_t *p)
 {
-	uint64_t k = (uint64_t)spine * t->radix + port;
+	uint64_t k = (uint64_t)port * rsw_topology_spines_per_rail(t) + spine;
 
 	if (t->design == RSW_TOPO_RAIL_ONLY) {
-		*su = (uint32_t)(k / t->spines);
+		*su = t->spines == 0 ? 0 : (uint32_t)(k / t->spines);
 		*leaf_rail = rail;
-		*p = (uint32_t)(k % t->spines);
+		*p = t->spines == 0 ? 0 : (uint32_t)(k % t->spines);
 	} else {
 		*su = port / t->rails;
 		*leaf_rail = port % t->rails;
@@ -283,18 +291,15 @@ check_radix(const struct rsw_cfg_topology *t, struct rsw_topo_error *e)
 			"uplinks)",
 			rsw_topology_leaf_ports(t), t->radix, t->servers_per_su, t->spines);
 	/*
-	 * Rail-only spines are packed to the radix, (leaf, uplink) in order: with a second spine
-	 * per rail, the rail's first leaf would sit on spine 0 only and its last on another, with
-	 * no path between them in two tiers.
+	 * Rail-only: every leaf has a link to every spine of its rail (round-robin, above), so a
+	 * spine has a port for each of the rail's leaves: at most radix SUs. Up to that, the
+	 * rail's uplinks take ceil(sus x spines / radix) <= spines spines.
 	 */
-	if (t->design == RSW_TOPO_RAIL_ONLY && rsw_topology_spines_per_rail(t) > 1)
-		return topo_terr(
-			e, topo_kline(t, RSW_TK_RADIX),
-			"rail-only: a rail's %u SUs x %u uplinks need %u spines of radix %u, and "
-			"leaves packed onto different spines have no path between them: at most %u "
-			"SUs at this radix and spines",
-			t->sus, t->spines, rsw_topology_spines_per_rail(t), t->radix,
-			t->radix / t->spines);
+	if (t->design == RSW_TOPO_RAIL_ONLY && t->sus > t->radix)
+		return topo_terr(e, topo_kline(t, RSW_TK_RADIX),
+				 "rail-only: every spine of a rail has a link to each of its %u "
+				 "leaves, more than radix %u: at most %u SUs at this radix",
+				 t->sus, t->radix, t->radix);
 	/* A rail-optimized spine has a port per leaf. */
 	if (t->design == RSW_TOPO_RAIL_OPTIMIZED && rsw_topology_spine_ports(t) > t->radix)
 		return topo_terr(

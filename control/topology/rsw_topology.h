@@ -42,7 +42,8 @@ struct rsw_topo_port {
 	enum rsw_port_role role;      /* copied from the port; NONE: not part of the fabric */
 	int32_t index;                /* leaf downlink: server (a rail switch: su x servers +
 				     * server); leaf uplink: p; spine downlink: leaf L
-				     * (rail-only: leaf uplink k of the spine); -1: none */
+				     * (rail-only: downlink n, rsw_topology_spine_peer);
+				     * -1: none */
 	bool explicit_ipv4;           /* the port's own ipv4 was kept (it wins) */
 	struct rsw_prefix ipv4;       /* the address the port ends up with (if has_ipv4) */
 	bool has_ipv4;                /* false only for a port without a role and without ipv4 */
@@ -84,7 +85,7 @@ bool rsw_topology_rail_switch(const struct rsw_cfg_topology *t);
 uint32_t rsw_topology_n_leaves(const struct rsw_cfg_topology *t);
 
 /**
- * Spine switches per rail: rail-only packs a rail's sus × spines leaf uplinks onto
+ * Spine switches per rail: rail-only spreads a rail's sus × spines leaf uplinks over
  * ceil(sus × spines / radix) spines; rail-optimized: spines (the fabric's).
  */
 uint32_t rsw_topology_spines_per_rail(const struct rsw_cfg_topology *t);
@@ -96,15 +97,18 @@ uint32_t rsw_topology_n_spines(const struct rsw_cfg_topology *t);
  * of its rail). */
 uint32_t rsw_topology_leaf_ports(const struct rsw_cfg_topology *t);
 
-/** Ports the first spine uses: one per leaf (sus × rails); rail-only: min(radix, sus × spines). */
+/** Ports the first (the busiest) spine uses: one per leaf (sus × rails); rail-only:
+ * ceil(sus × spines / spines per rail). */
 uint32_t rsw_topology_spine_ports(const struct rsw_cfg_topology *t);
 
-/** Ports spine p (within its rail for rail-only) uses; the last rail-only spine may use fewer. */
+/** Ports spine p (within its rail for rail-only) uses; rail-only spines differ by at most one. */
 uint32_t rsw_topology_spine_ports_of(const struct rsw_cfg_topology *t, uint32_t p);
 
 /**
  * Where uplink p of leaf (su, rail) lands: the spine (within the rail for rail-only) and
- * its downlink port. Rail-only: k = su × spines + p, spine k / radix, port k % radix.
+ * its downlink port. Rail-only, round-robin over the rail's S spines per rail:
+ * k = su × spines + p, spine k mod S, port k div S, so that every leaf has a link to every
+ * spine of its rail (parallel links where spines > S).
  */
 void rsw_topology_uplink_peer(const struct rsw_cfg_topology *t, uint32_t su, uint32_t rail,
 			      uint32_t p, uint32_t *spine, uint32_t *port);

@@ -204,7 +204,7 @@ class Rails(Exp):
         try:
             p = f.make_plan()
         except RuntimeError:
-            # railctl refuses a rail-only plan that needs a second spine per rail.
+            # railctl refuses a plan that does not fit (a rail-only rail over radix SUs).
             return {"switches": "refused", "fabric_links": "-", "host_links": "-",
                     "tiers": {}, "leaf_ratio": "-"}
         finally:
@@ -425,9 +425,9 @@ class Rails(Exp):
                          f"{ro['fabric_links']} | {rn['switches']} / {rn['fabric_links']} | "
                          f"{leaves} / 0 ({(1 - leaves / ro['switches']) * 100:.0f} % fewer "
                          "switches than rail-optimized) |")
-        lines += ["", "railctl's rail-only packs each rail's leaf uplinks onto one spine of "
-                  "the rail and refuses a plan that would need a second (leaves on different "
-                  "spines would have no path between them); the 38-77 % savings Wang et al. "
+        lines += ["", "railctl's rail-only puts each rail's leaf uplinks on as few spines of "
+                  "the rail as the radix allows, spread round-robin so that every leaf reaches "
+                  "every spine of its rail; the 38-77 % savings Wang et al. "
                   "report come from removing the spine tier altogether, which railctl plans "
                   "as `spines: 0` where a rail's NICs fit one switch."]
         lines += ["", "![rails](rails.png)", "",
