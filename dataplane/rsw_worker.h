@@ -4,9 +4,10 @@
 /*
  * The worker loop (docs/architecture.md): rx bursts from the worker's queues,
  * the per-burst pipeline (parse, classify, route, load-balance, rewrite),
- * then transmit: every worker sends straight to an idle port on its own tx
- * queue of that port (rsw_txq), and queues in the port's egress rings
- * otherwise; the port's owner drains the rings (scheduler) on tx queue 0.
+ * then transmit: every worker sends straight on its own tx queue of the port
+ * (rsw_txq) the frames of a (port, TC) with nothing queued (the send-now
+ * decision, rsw_queue.h), and queues in the port's egress rings otherwise;
+ * the port's owner drains the rings (scheduler) on tx queue 0.
  *
  * Thread-safety: struct rsw_dp_main and rsw_txq are written by the control
  * thread before workers start (except quit, and the egress rings, which are
@@ -83,7 +84,11 @@ struct rsw_port_rt {
 	uint16_t fwd_mtu;          /* mtu, or 0 when admin down (rsw_port_set_admin): one check
 				    * for both; 0 also just means "check both" */
 	uint8_t downlink;          /* role: downlink (a leaf's last hop, for trimming) */
-	uint8_t pad[15];           /* 32 bytes: ports[p] is a shift, not two multiplies */
+	uint8_t one_sender;        /* impairments configured or being set: the owner alone sends
+				    * (rsw_port_set_one_sender: control writes, workers read) */
+	uint16_t n_txq;            /* tx queues in use: 1 + the workers that send straight
+				    * (rsw_txq; control, before start) */
+	uint8_t pad[12];           /* 32 bytes: ports[p] is a shift, not two multiplies */
 };
 _Static_assert(sizeof(struct rsw_port_rt) == 32, "struct rsw_port_rt: 32 bytes");
 
@@ -91,7 +96,7 @@ struct rsw_dp_main {
 	uint16_t n_ports;
 	volatile bool quit;       /* set by control: workers return */
 	uint32_t idle_sleep_us;   /* back-off ceiling; 0 = busy poll */
-	bool cut_through;         /* a worker transmits to an idle port it owns directly */
+	bool cut_through;         /* a worker sends straight when it may (rsw_send_now_port) */
 	bool admit_burst;         /* admission decided per burst (rsw_mmu_admit_burst); off:
 				   * every frame admitted one by one (tests) */
 	int meta_off;             /* rsw_mbuf_meta dynfield offset */
@@ -159,6 +164,16 @@ rsw_port_set_admin(uint16_t p, bool down)
 
 	__atomic_store_n(&pr->fwd_mtu, down ? 0 : pr->mtu, __ATOMIC_RELAXED);
 	__atomic_store_n(&pr->admin_down, down, __ATOMIC_RELAXED);
+}
+
+/**
+ * Port p keeps one sender, its owner, or no longer needs to (control thread): set before
+ * impairments take effect, cleared after they are gone (rsw_direct_txq reads it).
+ */
+static inline void
+rsw_port_set_one_sender(uint16_t p, bool on)
+{
+	__atomic_store_n(&rsw_dp.ports[p].one_sender, on, __ATOMIC_RELEASE);
 }
 
 static inline struct rsw_mbuf_meta *

@@ -303,8 +303,7 @@ process_burst(struct rsw_burst *c, struct rsw_lcore_stats *st, uint16_t in_port,
 		uint64_t used = __atomic_load_n(&rsw_qos.used, __ATOMIC_RELAXED);
 
 		c->fast_tcs = (uint8_t) ~(qp->trim_tcs | (qp->ecn_enqueue ? qp->ecn_enabled : 0));
-		if (qp->total > used + qp->headroom_reserved)
-			c->buf_room = qp->total - used - qp->headroom_reserved;
+		c->buf_room = rsw_mmu_buf_room(qp, used, false);
 	}
 	c->now = rte_rdtsc();
 	if (unlikely(rsw_dp.ports[in_port].admin_down)) {

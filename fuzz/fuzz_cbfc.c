@@ -9,7 +9,8 @@
  * to the sender's credit gate, time passing with the timers polled. Checked on every step:
  * a message decodes back to what was encoded; a gated VC never spends past its limit and
  * shows limit - consumed available; the receiver's grant never goes back between two
- * INITs; no crash.
+ * INITs; under LLR (reliable) a CONSUMED never reports a VC whose last charged frame LLR
+ * may still send again; no crash.
  */
 
 #include <stddef.h>
@@ -75,6 +76,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint64_t granted[RSW_CBFC_N_VC] = {0};
 	uint64_t now = 1000000;
 	uint64_t inits = 0;
+	uint32_t llr_next = 0, llr_tail = 0;    /* a simulated LLR: frames get sequences */
+	uint32_t last_seq[RSW_CBFC_N_VC] = {0}; /* the sequence after each VC's last frame */
 	size_t i = 0;
 	int v;
 
@@ -85,6 +88,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	p.fallback = data[1] & 1;
 	p.bytes_per_credit = (uint16_t)(32u << (data[1] >> 1 & 3)); /* 32..256 */
 	p.buffer_bytes = 4096u << (data[1] >> 3 & 7);
+	p.reliable = data[1] >> 6 & 1;
 	if (rsw_cbfc_init(&c, &p) != 0)
 		abort();
 	rsw_cbfc_start(&c, now);
@@ -140,12 +144,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			send_msg(&c, &m, now);
 			break;
 		}
-		case 2: /* a frame offered to the gate */
-			rsw_cbfc_tx_take(&c, op >> 5, 60u + 97u * (op >> 2 & 7), now);
+		case 2: /* a frame offered to the gate, sequenced by LLR when taken */
+			if (rsw_cbfc_tx_take(&c, op >> 5, 60u + 97u * (op >> 2 & 7), now))
+				last_seq[op >> 5] = ++llr_next;
 			break;
 		default: /* time passes; the receiver's buffer changes; the timers */
 			now += (uint64_t)(op >> 2) * (op & 0x80 ? 1000000 : 1000);
 			occupied[(op >> 2) & 7] = (uint64_t)(op >> 3) * 500;
+			if (op & 0x20)
+				llr_tail = llr_next; /* acknowledged, or flushed */
+			if (op & 0x40)
+				rsw_cbfc_tx_window(&c, llr_next, llr_tail);
 			n = rsw_cbfc_poll(&c, now, occupied, op & 0x40, out, (op >> 4 & 7) + 1);
 			for (k = 0; k < n; k++) {
 				uint8_t f[RSW_CBFC_FRAME_LEN];
@@ -155,6 +164,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					    RSW_CBFC_FRAME_LEN ||
 				    rsw_cbfc_frame_decode(f, sizeof(f), &d) != RSW_CBFC_FRAME_OK)
 					abort(); /* what the machine sends is always well-formed */
+				if (p.reliable && out[k].type == RSW_CBFC_T_CONSUMED)
+					for (v = 0; v < RSW_CBFC_N_VC; v++)
+						if ((out[k].vcs >> v & 1) &&
+						    (int32_t)(llr_tail - last_seq[v]) < 0)
+							abort(); /* LLR may replay */
 			}
 			break;
 		}

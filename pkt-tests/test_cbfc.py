@@ -18,6 +18,8 @@ without CBFC B would pause A with PFC.
   again.
 - CBFC and LLR on both ends, 1 % loss both ways: credit messages are lost too
   (they are never sequenced by LLR) and heal; every frame arrives once.
+- CBFC and LLR on both ends, A's link losing everything for a while: LLR FLUSHes
+  frames A spent credits on; their credits come back with the next traffic.
 - A reload that changes `cbfc` is refused: `requires restart: ports.up.cbfc`.
 """
 
@@ -231,8 +233,9 @@ def test_cbfc_heals_lost_credit_messages(make_switch, scratch):
 
     Verify: credit messages were lost (every frame a port transmits may be, and
     they are not LLR's to replay) yet the incast completes: every frame once, in
-    order per host, no PFC on the memif link, no lossless drop; at rest the
-    credits add up again.
+    order per host, no PFC on the memif link, no lossless drop; every frame
+    arrived, so no credit was healed (a frame LLR replays is counted once); at
+    rest the credits add up again.
     """
     im = {"loss": 0.01, "seed": 21}
     a, b = pair(make_switch, scratch, {"cbfc": True, "llr": True, "impair": im},
@@ -251,6 +254,49 @@ def test_cbfc_heals_lost_credit_messages(make_switch, scratch):
     assert pfc(b, "down")["tx_xoff"] == 0, summary
     assert drops(a) == {} and drops(b) == {}, summary
     assert_credits_at_rest(a, b)
+    assert cbfc_row(b, "down")["credits_healed"] == 0, summary
+
+
+def llr_row(sw, port):
+    rows = sw.ctl("show", "llr", port)["llr"]
+    assert len(rows) == 1, rows
+    return rows[0]
+
+
+def test_cbfc_llr_flush_heals(make_switch, scratch):
+    """CBFC and LLR on both ends; A's `up` loses everything it sends while 20 frames
+    of TC 3 go out, until LLR FLUSHes them; then the loss stops and 20 more frames
+    follow.
+
+    Verify: A FLUSHed (`tx_flushes` >= 1); the second frames all arrive; B returned
+    exactly the credits of the 20 lost frames (`credits_healed`); at rest B's grant
+    is A's consumed count and A may spend the whole buffer again (the credits of
+    frames a FLUSH dropped stay spent no longer).
+    """
+    a, b = pair(make_switch, scratch, {"cbfc": True, "llr": True},
+                {"cbfc": True, "llr": True})
+    wait_until(lambda: cbfc_row(a, "up")["state"] == "active" and
+               cbfc_row(b, "down")["state"] == "active" and
+               llr_row(a, "up")["state"] == "advance", 10, what="CBFC and LLR handshakes")
+    a.ctl("clear", "counters")
+    b.ctl("clear", "counters")
+    assert a.ctl("port", "up", "impair", "loss", "1") == {"ok": True}
+    inj = railsw.Injector()
+    try:
+        for i in range(20):
+            send(inj, a.tap["s0"], frame(a, "s0", i))
+    finally:
+        inj.close()
+    wait_until(lambda: llr_row(a, "up")["tx_flushes"] >= 1, 10, what="LLR FLUSH")
+    assert a.ctl("port", "up", "impair", "off") == {"ok": True}
+    tags = incast(a, b, per_host=10, timeout=20)
+    ar, br, lr = cbfc_row(a, "up"), cbfc_row(b, "down"), llr_row(a, "up")
+    summary = f"A {ar}; B {br}; A llr {lr}"
+    assert sorted(tags) == [(h, i) for h in (0, 1) for i in range(10)], summary
+    assert lr["tx_flushed_frames"] >= 20, summary
+    assert_credits_at_rest(a, b)
+    per_frame = -(-SIZE // br["bytes_per_credit"])
+    assert cbfc_row(b, "down")["credits_healed"] == 20 * per_frame, summary
 
 
 def test_cbfc_reload_refused(make_switch, scratch):

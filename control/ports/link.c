@@ -37,6 +37,14 @@ impair_cfg_map(const struct rsw_cfg_impair *c, struct rsw_impair_cfg *d)
 	d->seed = c->seed;
 }
 
+/* Every worker has passed a quiescent state since now (none when they do not run yet). */
+static void
+quiesce(void)
+{
+	if (rsw_fib_main.qsbr != NULL)
+		rte_rcu_qsbr_synchronize(rsw_fib_main.qsbr, RTE_QSBR_THRID_INVALID);
+}
+
 int
 rsw_ctl_link_impair_set(uint16_t p, const struct rsw_cfg_impair *cfg, char *err, size_t len)
 {
@@ -64,13 +72,25 @@ rsw_ctl_link_impair_set(uint16_t p, const struct rsw_cfg_impair *cfg, char *err,
 		impair_now[p] = *cfg;
 	}
 	old = rsw_links[p].im;
+	if (li != NULL && !rsw_dp.ports[p].one_sender) {
+		/*
+		 * An impaired port has one sender, its owner (the delay line is one stream): the
+		 * other workers stop sending straight to it first, and the impairments start once
+		 * every worker has passed a quiescent state, so that none is still in a direct send
+		 * it decided before.
+		 */
+		rsw_port_set_one_sender(p, true);
+		quiesce();
+	}
 	__atomic_store_n(&rsw_links[p].im, li, __ATOMIC_RELEASE);
 	if (old != NULL) {
-		if (rsw_fib_main.qsbr != NULL)
-			rte_rcu_qsbr_synchronize(rsw_fib_main.qsbr, RTE_QSBR_THRID_INVALID);
+		quiesce();
 		rsw_impair_fini(&old->im);
 		rte_free(old);
 	}
+	if (li == NULL)
+		rsw_port_set_one_sender(p,
+					false); /* the impairments are gone: direct sends again */
 	return 0;
 }
 

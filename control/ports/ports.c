@@ -343,6 +343,7 @@ port_senders(uint16_t p, unsigned int n_workers, uint16_t ntxq)
 	unsigned int owner = p % n_workers, w, q;
 
 	rsw_dp.ports[p].owner = (uint16_t)rsw_ctl.workers[owner].lcore;
+	rsw_dp.ports[p].n_txq = (uint16_t)RTE_MIN((unsigned int)ntxq, n_workers);
 	for (w = 0; w < n_workers; w++) {
 		q = (w + n_workers - owner) % n_workers;
 		rsw_txq[rsw_ctl.workers[w].lcore][p] = (uint16_t)(q < ntxq ? q : 0);

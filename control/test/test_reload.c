@@ -8,7 +8,8 @@
  * lossless set, ...) is refused with "requires restart: KEY"; a good file changes routes,
  * neighbours and QoS live: the generation goes up by one, the published tables are the new
  * file's, its static neighbours are installed and the ones it dropped are resolved anew; a
- * changed kernel_interfaces.punt map reaches the punt policers live.
+ * changed kernel_interfaces.punt map reaches the punt policers live; impairments switched on
+ * keep the port to one sender while they run.
  */
 
 #include <setjmp.h>
@@ -23,6 +24,8 @@
 #include <jansson.h>
 
 #include "ctl_test.h"
+#include "rsw_link.h"
+#include "rsw_link_ctl.h"
 #include "rsw_punt_dp.h"
 #include "rsw_reload.h"
 
@@ -304,6 +307,31 @@ punt_other(unsigned int n, uint64_t now)
 }
 
 /*
+ * Impairments switched on at run time (a reload, or `port NAME impair`, both through
+ * rsw_ctl_link_impair_set): the port is marked one-sender (the other workers no longer send
+ * straight to it) while the impairments run, and the mark goes once they are off.
+ */
+static void
+test_impair_one_sender(void **state)
+{
+	struct rsw_cfg_impair cfg = {.loss = 0, .loss_burst = 1, .seed = 1};
+	char err[128];
+
+	(void)state;
+	assert_int_equal(rsw_dp.ports[1].one_sender, 0);
+	assert_int_equal(rsw_ctl_link_impair_set(1, &cfg, err, sizeof(err)), 0);
+	assert_non_null(rsw_links[1].im);
+	assert_int_equal(rsw_dp.ports[1].one_sender, 1);
+	assert_int_equal(rsw_dp.ports[0].one_sender, 0);
+	cfg.delay_us = 10; /* changed while on: still one sender */
+	assert_int_equal(rsw_ctl_link_impair_set(1, &cfg, err, sizeof(err)), 0);
+	assert_int_equal(rsw_dp.ports[1].one_sender, 1);
+	assert_int_equal(rsw_ctl_link_impair_set(1, NULL, err, sizeof(err)), 0);
+	assert_null(rsw_links[1].im);
+	assert_int_equal(rsw_dp.ports[1].one_sender, 0);
+}
+
+/*
  * A reload with another punt: map publishes the new rates to the workers (a rate of 0 drops
  * the class, a new burst is there at once); a changed netns needs a restart and keeps them.
  */
@@ -369,6 +397,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_requires_restart, setup, ct_stop),
 		cmocka_unit_test_setup_teardown(test_partial_reload, setup, ct_stop),
 		cmocka_unit_test_setup_teardown(test_punt_rates, setup, ct_stop),
+		cmocka_unit_test_setup_teardown(test_impair_one_sender, setup, ct_stop),
 	};
 	int ret;
 

@@ -162,6 +162,8 @@ rsw_cbfc_params_default(struct rsw_cbfc_params *p)
 int
 rsw_cbfc_init(struct rsw_cbfc *c, const struct rsw_cbfc_params *p)
 {
+	int v;
+
 	if (c == NULL || p == NULL || p->vcs == 0 || !bpc_ok(p->bytes_per_credit) ||
 	    p->buffer_bytes < p->bytes_per_credit || p->fallback > RSW_CBFC_FB_NONE ||
 	    p->update_interval_ns == 0 || p->refresh_ns == 0 || p->consumed_interval_ns == 0 ||
@@ -180,6 +182,8 @@ rsw_cbfc_init(struct rsw_cbfc *c, const struct rsw_cbfc_params *p)
 								: s;
 	}
 	c->tx_session = p->session;
+	for (v = 0; v < RSW_CBFC_N_VC; v++)
+		c->vc[v].settled = 1; /* nothing charged: nothing LLR could send again */
 	return 0;
 }
 
@@ -248,6 +252,7 @@ rsw_cbfc_tx_take(struct rsw_cbfc *c, uint8_t vc, uint32_t len, uint64_t now_ns)
 	if (!rsw_cbfc_tx_gated(c, vc)) {
 		/* Not gated (init, fallback): counted all the same, the INIT carries the count. */
 		x->consumed += need;
+		x->charged = 1;
 		x->ctr[RSW_CBFC_credits_consumed] += need;
 		return 1;
 	}
@@ -257,6 +262,7 @@ rsw_cbfc_tx_take(struct rsw_cbfc *c, uint8_t vc, uint32_t len, uint64_t now_ns)
 		return 0;
 	}
 	x->consumed += need;
+	x->charged = 1;
 	x->ctr[RSW_CBFC_credits_consumed] += need;
 	x->ctr[RSW_CBFC_credits_tx_available] = x->limit - x->consumed;
 	if (x->stall_ns != 0) {
@@ -266,6 +272,32 @@ rsw_cbfc_tx_take(struct rsw_cbfc *c, uint8_t vc, uint32_t len, uint64_t now_ns)
 		x->wd_counted = 0;
 	}
 	return 1;
+}
+
+void
+rsw_cbfc_tx_window(struct rsw_cbfc *c, uint32_t next_seq, uint32_t tail_seq)
+{
+	int v;
+
+	for (v = 0; v < RSW_CBFC_N_VC; v++) {
+		struct rsw_cbfc_vc *x = &c->vc[v];
+
+		/* Every frame charged so far is sequenced below next_seq, or was never sequenced. */
+		if (x->charged) {
+			x->charged = 0;
+			x->settled = 0;
+			x->settle_seq = next_seq;
+		}
+		if (!x->settled && (int32_t)(tail_seq - x->settle_seq) >= 0)
+			x->settled = 1;
+	}
+}
+
+/* Whether the sender may report VC v's count: no frame it counted can be sent again. */
+static inline int
+tx_settled(const struct rsw_cbfc *c, int v)
+{
+	return !c->p.reliable || (!c->vc[v].charged && c->vc[v].settled);
 }
 
 /* The sender: limits from INIT_ECHO or CREDIT (they only grow within a session). */
@@ -305,7 +337,11 @@ rx_session(struct rsw_cbfc *c, const struct rsw_cbfc_msg *m)
 	c->pend = (uint8_t)((c->pend | PEND_INIT_ECHO) & ~PEND_CREDIT);
 }
 
-/* The receiver: the sender's consumed counts; the link is FIFO, so they all arrived or were lost. */
+/*
+ * The receiver: the sender's consumed counts. The link is FIFO and the sender reports a VC
+ * only when none of the frames it counted will be sent again (under LLR: none left in the
+ * replay ring), so each of them arrived before this message or never will.
+ */
 static void
 rx_consumed(struct rsw_cbfc *c, const struct rsw_cbfc_msg *m)
 {
@@ -318,12 +354,6 @@ rx_consumed(struct rsw_cbfc *c, const struct rsw_cbfc_msg *m)
 		if (!(c->rx_vcs >> v & 1) || !(m->vcs >> v & 1))
 			continue;
 		sent = unwrap(x->arrived, m->value[v]);
-		/*
-		 * Under LLR a frame missing now is replayed later: counting it here would count it
-		 * twice. What arrives is then the count.
-		 */
-		if (c->p.reliable)
-			continue;
 		if (sent > x->arrived)
 			x->ctr[RSW_CBFC_credits_healed] += sent - x->arrived;
 		x->arrived = sent;
@@ -333,6 +363,8 @@ rx_consumed(struct rsw_cbfc *c, const struct rsw_cbfc_msg *m)
 void
 rsw_cbfc_rx_msg(struct rsw_cbfc *c, const struct rsw_cbfc_msg *m, uint64_t now_ns)
 {
+	int v;
+
 	if (c->tx_state == RSW_CBFC_OFF)
 		return;
 	switch (m->type) {
@@ -355,7 +387,8 @@ rsw_cbfc_rx_msg(struct rsw_cbfc *c, const struct rsw_cbfc_msg *m, uint64_t now_n
 		c->tx_vcs = m->vcs & c->p.vcs;
 		c->pend &= (uint8_t)~PEND_INIT;
 		c->consumed_sent_ns = now_ns;
-		c->consumed_sum = 0;
+		for (v = 0; v < RSW_CBFC_N_VC; v++)
+			c->vc[v].reported = 0; /* what it spent before: reported once settled */
 		tx_limits(c, m);
 		break;
 	case RSW_CBFC_T_CREDIT:
@@ -531,30 +564,39 @@ rsw_cbfc_poll(struct rsw_cbfc *c, uint64_t now_ns, const uint64_t occupied[RSW_C
 	}
 	/*
 	 * The sender's report: when it spent credits since the last one (then RSW_CBFC_REPEATS
-	 * times more), and while a VC waits for credit (the answer heals a lost update).
+	 * times more), and while a VC waits for credit (the answer heals a lost update). Under
+	 * LLR a VC is in it only once LLR has let go of every frame it counted.
 	 */
 	if (n < max && may_report && c->tx_state == RSW_CBFC_ACTIVE &&
 	    now_ns - c->consumed_sent_ns >= c->p.consumed_interval_ns) {
-		uint64_t sum = 0;
-		int stalled = 0;
+		uint8_t vcs = 0;
+		int stalled = 0, changed = 0;
 
 		for (v = 0; v < RSW_CBFC_N_VC; v++) {
-			sum += c->vc[v].consumed;
-			stalled |= c->vc[v].stall_ns != 0;
+			const struct rsw_cbfc_vc *x = &c->vc[v];
+
+			stalled |= x->stall_ns != 0;
+			if (!(c->tx_vcs >> v & 1) || !tx_settled(c, v))
+				continue;
+			vcs |= (uint8_t)(1u << v);
+			changed |= x->consumed != x->reported;
 		}
-		if (sum != c->consumed_sum)
+		if (changed)
 			c->consumed_repeats = RSW_CBFC_REPEATS + 1;
 		if (c->consumed_repeats > 0 || stalled) {
 			memset(&out[n], 0, sizeof(out[n]));
 			out[n].type = RSW_CBFC_T_CONSUMED;
-			out[n].vcs = c->tx_vcs;
+			out[n].vcs = vcs;
 			out[n].session = c->tx_session;
-			for (v = 0; v < RSW_CBFC_N_VC; v++)
+			for (v = 0; v < RSW_CBFC_N_VC; v++) {
+				if (!(vcs >> v & 1))
+					continue;
 				out[n].value[v] = (uint32_t)c->vc[v].consumed;
+				c->vc[v].reported = c->vc[v].consumed;
+			}
 			n++;
 			if (c->consumed_repeats > 0)
 				c->consumed_repeats--;
-			c->consumed_sum = sum;
 			c->consumed_sent_ns = now_ns;
 			c->ctr[RSW_CBFC_credit_msgs_tx]++;
 		}

@@ -316,9 +316,14 @@ rsw_link_poll_slow(struct rsw_lcore_stats *st, uint16_t p)
 			llr_tx(st, ll, NULL, 0);
 	}
 	/* Credit messages, once no frame the credits counted waits behind them. */
-	if (rsw_links[p].cbfc != NULL)
-		work += rsw_link_cbfc_poll(st, rsw_links[p].cbfc,
-					   ps->n_pending == 0 && (ll == NULL || ll->n_held == 0));
+	if (rsw_links[p].cbfc != NULL) {
+		int may_report = ps->n_pending == 0 && (ll == NULL || ll->n_held == 0);
+
+		/* Every charged frame is past LLR: which of them LLR may still send again. */
+		if (ll != NULL && may_report)
+			rsw_cbfc_tx_window(&rsw_links[p].cbfc->c, ll->l->next_seq, ll->l->tail_seq);
+		work += rsw_link_cbfc_poll(st, rsw_links[p].cbfc, may_report);
+	}
 	/* The delay line (xmit above served it already). */
 	if (k == 0 && li != NULL && li->im.delay_ticks)
 		work += xmit(st, p, NULL, 0);

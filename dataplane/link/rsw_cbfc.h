@@ -18,7 +18,10 @@
  *   receiver sets arrived to it, which returns the credits of frames lost on the wire,
  *   and answers with its whole state. The sender repeats a changed count RSW_CBFC_REPEATS
  *   times, and keeps reporting while a VC waits for credit: a lost message is healed by a
- *   later one, and a link at rest falls silent.
+ *   later one, and a link at rest falls silent. Under LLR (reliable) a frame may still be
+ *   sent again after the report (a replay), so a VC's count is reported only once LLR has
+ *   let go of every frame it counted (acknowledged or flushed: rsw_cbfc_tx_window); the
+ *   credits of the frames a FLUSH dropped, or that the wire lost outside LLR, then come back.
  * - A handshake finds a peer that speaks CBFC: INIT(session, VCs, bytes_per_credit, consumed
  *   so far) from the sender, INIT_ECHO(session, VCs, initial limits) from the receiver. A
  *   direction counts in its sender's bytes_per_credit; the sender counts what it spends
@@ -115,7 +118,8 @@ int rsw_cbfc_frame_encode(uint8_t *buf, const uint8_t *dst, const uint8_t *src,
 
 #define RSW_FOREACH_CBFC_VC_MORE_CTR(X)                                                            \
 	X(credits_healed, COUNTER, "credits",                                                      \
-	  "as a receiver: credits of frames lost on the wire, returned by the peer's CONSUMED")    \
+	  "as a receiver: credits of frames lost on the wire or flushed by the peer's LLR, "       \
+	  "returned by the peer's CONSUMED")                                                       \
 	X(watchdog_stalls, COUNTER, "events",                                                      \
 	  "as a sender: the VC was left without credit longer than the credit watchdog's limit")
 
@@ -178,15 +182,15 @@ enum rsw_cbfc_fallback {
 };
 
 struct rsw_cbfc_params {
-	uint8_t vcs;                 /* bit v: VC v under CBFC (the lossless TCs) */
-	uint8_t fallback;            /* enum rsw_cbfc_fallback */
-	uint8_t reliable;            /* LLR runs under it: no frame is lost, CONSUMED heals none */
-	uint16_t bytes_per_credit;   /* the receiver's credit size, 32..2048; default 64 */
-	uint32_t buffer_bytes;       /* granted per VC; > 0 */
-	uint32_t spacing_bytes;      /* freed credit between updates, 800..65536 */
-	uint32_t session;            /* the first session number (any) */
-	uint64_t update_interval_ns; /* some credit freed for this long: update; 20 µs */
-	uint64_t refresh_ns;         /* a changed state is repeated this far apart; 1 ms */
+	uint8_t vcs;               /* bit v: VC v under CBFC (the lossless TCs) */
+	uint8_t fallback;          /* enum rsw_cbfc_fallback */
+	uint8_t reliable;          /* LLR under the sender: CONSUMED waits for rsw_cbfc_tx_window */
+	uint16_t bytes_per_credit; /* the receiver's credit size, 32..2048; default 64 */
+	uint32_t buffer_bytes;     /* granted per VC; > 0 */
+	uint32_t spacing_bytes;    /* freed credit between updates, 800..65536 */
+	uint32_t session;          /* the first session number (any) */
+	uint64_t update_interval_ns;   /* some credit freed for this long: update; 20 µs */
+	uint64_t refresh_ns;           /* a changed state is repeated this far apart; 1 ms */
 	uint64_t consumed_interval_ns; /* sender's CONSUMED reports at most this often; 1 ms */
 	uint64_t init_interval_ns;     /* INIT resent while init; 1 ms (fallback: × 10) */
 	uint64_t fallback_timeout_ns;  /* no echo for this long: fallback; 10 ms */
@@ -196,10 +200,14 @@ struct rsw_cbfc_params {
 /* One VC of both directions. */
 struct rsw_cbfc_vc {
 	/* sender */
-	uint64_t consumed;  /* credits spent in this session */
-	uint64_t limit;     /* credit limit the peer granted */
-	uint64_t stall_ns;  /* when it found no credit, 0: not stalled */
-	uint8_t wd_counted; /* this stall was counted by the watchdog */
+	uint64_t consumed;   /* credits spent in this session */
+	uint64_t limit;      /* credit limit the peer granted */
+	uint64_t stall_ns;   /* when it found no credit, 0: not stalled */
+	uint64_t reported;   /* consumed as the last CONSUMED that carried the VC said */
+	uint32_t settle_seq; /* reliable: LLR's next sequence when its last frame was charged */
+	uint8_t wd_counted;  /* this stall was counted by the watchdog */
+	uint8_t charged;     /* reliable: credits spent since the last rsw_cbfc_tx_window */
+	uint8_t settled;     /* reliable: LLR will send none of its counted frames again */
 	/* receiver */
 	uint64_t arrived; /* credits of the frames received in this session */
 	uint64_t granted; /* the limit last sent */
@@ -218,7 +226,6 @@ struct rsw_cbfc {
 	uint64_t init_start_ns;    /* INIT state entered */
 	uint64_t init_sent_ns;     /* last INIT */
 	uint64_t consumed_sent_ns; /* last CONSUMED */
-	uint64_t consumed_sum;     /* sum of consumed at the last CONSUMED */
 	uint8_t consumed_repeats;  /* CONSUMED still to send for the last change */
 	uint8_t repeats;           /* CREDIT still to send for the last change */
 	uint64_t update_sent_ns;   /* last CREDIT or INIT_ECHO */
@@ -283,6 +290,19 @@ rsw_cbfc_rx_data(struct rsw_cbfc *c, uint8_t vc, uint32_t len)
 	if (vc < RSW_CBFC_N_VC && c->rx_synced && (c->rx_vcs >> vc & 1))
 		c->vc[vc].arrived += rsw_cbfc_credits(len, c->rx_bpc);
 }
+
+/**
+ * The sender runs under LLR (params reliable): where LLR stands, given when every frame the
+ * sender charged has been handed to LLR (none held before it). A frame LLR sequenced below
+ * tail_seq will never be sent again (acknowledged, or dropped by a FLUSH); one sent without
+ * a sequence (LLR not yet synchronised) never is. CONSUMED reports a VC only once every frame
+ * it counted is such a frame: under LLR a missing frame may be a replay still to come.
+ * @param next_seq
+ *   The sequence LLR gives its next frame.
+ * @param tail_seq
+ *   Its oldest unacknowledged frame (next_seq when the replay ring is empty).
+ */
+void rsw_cbfc_tx_window(struct rsw_cbfc *c, uint32_t next_seq, uint32_t tail_seq);
 
 /** A good credit message arrived (decoded by rsw_cbfc_frame_decode). */
 void rsw_cbfc_rx_msg(struct rsw_cbfc *c, const struct rsw_cbfc_msg *m, uint64_t now_ns);

@@ -10,8 +10,8 @@
 #include <rte_byteorder.h>
 #include <rte_ip.h>
 
+#include "rsw_ecn.h"
 #include "rsw_parse.h"
-#include "rsw_qos.h"
 
 int
 rsw_ecn_mark(struct rte_mbuf *m, uint16_t l3_off, uint8_t kind)

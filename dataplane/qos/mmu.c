@@ -19,9 +19,11 @@
 #include <rte_lcore.h>
 #include <rte_random.h>
 
+#include "rsw_ecn.h"
 #include "rsw_mmu.h"
-#include "rsw_qos.h"
+#include "rsw_pfc.h"
 #include "rsw_queue.h"
+#include "rsw_trim.h"
 
 struct rsw_qos_main rsw_qos;
 
@@ -161,7 +163,7 @@ admit_trim(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rsw_qos
 
 	if (len <= RTE_MAX((uint32_t)qp->trim_size, rsw_trim_floor(m, info->l3_off, info->kind))) {
 		/* Already header-sized: whole, in its own class, as long as the buffer holds. */
-		if (used + len > qp->total)
+		if (!rsw_mmu_buf_fits(qp, used, len, true))
 			return admit_drop(c, st, out, sl->tc, m, RSW_QC_dropped_packets);
 		return rsw_mmu_enqueue(c, sl, m, idx);
 	}
@@ -170,7 +172,7 @@ admit_trim(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct rsw_qos
 		return admit_drop(c, st, out, sl->tc, m, RSW_QC_dropped_packets);
 	len = rte_pktmbuf_pkt_len(m);
 	tsl = rsw_mmu_slot(c, qp, in_port, out, qp->trim_tc);
-	if (slot_depth(tsl) + len > qp->queue_limit || used + len > qp->total) {
+	if (slot_depth(tsl) + len > qp->queue_limit || !rsw_mmu_buf_fits(qp, used, len, true)) {
 		/* The trim queue is full too. */
 		return admit_drop(c, st, out, tsl->tc, m, RSW_QC_trim_drops);
 	}
@@ -204,20 +206,17 @@ rsw_mmu_admit_slow(struct rsw_burst *c, struct rsw_lcore_stats *st, const struct
 		if (c->pg_owner[tc] != 0xff)
 			c->slots[c->pg_owner[tc]].room = 0;
 		/* Never tail-dropped; beyond xoff + headroom the headroom is exhausted. */
-		if (unlikely(pg + len > rsw_pfc_xoff(qp, used) + qp->headroom ||
-			     used + len > qp->total)) {
+		if (unlikely(!rsw_mmu_lossless_fits(qp, pg, used, used, len))) {
 			st->qos.q[out][tc][RSW_QC_lossless_drops]++;
 			st->qos.pg_lossless_drops[in_port][tc]++;
 			c->freed[c->n_freed++] = m;
 			return;
 		}
 	} else if (unlikely(qp->trim_tcs & (1u << tc)) && !cnp) {
-		if (depth + len > qp->trim_threshold ||
-		    used + len + qp->headroom_reserved > qp->total)
+		if (!rsw_mmu_lossy_fits(qp, depth, qp->trim_threshold, used, len))
 			return admit_trim(c, st, qp, in_port, sl, used, m, idx);
-	} else if (unlikely(cnp ? used + len > qp->total
-				: depth + len > qp->queue_limit ||
-					    used + len + qp->headroom_reserved > qp->total)) {
+	} else if (unlikely(cnp ? !rsw_mmu_buf_fits(qp, used, len, true)
+				: !rsw_mmu_lossy_fits(qp, depth, qp->queue_limit, used, len))) {
 		/* CNPs are not tail-dropped at the queue limit, only when the buffer is full. */
 		return admit_drop(c, st, out, tc, m, RSW_QC_dropped_packets);
 	}
@@ -243,24 +242,23 @@ static inline bool
 burst_fits(const struct rsw_qos_params *qp, const struct rsw_burst *c, uint16_t in_port,
 	   uint8_t tcs, uint64_t bytes)
 {
-	uint64_t used = __atomic_load_n(&rsw_qos.used, __ATOMIC_RELAXED), pg_max, tc_bytes;
+	uint64_t used = __atomic_load_n(&rsw_qos.used, __ATOMIC_RELAXED), tc_bytes;
 	uint8_t lossless = tcs & qp->lossless;
 	uint32_t ports;
 	unsigned int tc;
 
-	if (used + qp->headroom_reserved + bytes > qp->total)
+	/* Every staged byte in the buffer less the reserved headroom (the queues: stage_fits). */
+	if (!rsw_mmu_buf_fits(qp, used, bytes, false))
 		return false;
-	if (lossless == 0)
-		return true;
-	pg_max = rsw_pfc_xoff(qp, used + bytes) + qp->headroom;
 	for (; lossless != 0; lossless &= (uint8_t)(lossless - 1)) {
 		tc = (unsigned int)__builtin_ctz(lossless);
 		tc_bytes = 0;
 		for (ports = c->staged; ports != 0; ports &= ports - 1)
 			tc_bytes += rsw_stage_bytes(c->stage.tc[__builtin_ctz(ports)][tc]);
+		/* In the buffer already (above): the PG's limit at the fullest buffer. */
 		if (__atomic_load_n(&rsw_qos.port[in_port].pg_bytes[tc], __ATOMIC_RELAXED) +
 			    tc_bytes >
-		    pg_max)
+		    rsw_mmu_pg_limit(qp, used + bytes))
 			return false;
 	}
 	return true;

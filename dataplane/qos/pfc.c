@@ -14,7 +14,7 @@
 #include <rte_byteorder.h>
 #include <rte_cycles.h>
 
-#include "rsw_qos.h"
+#include "rsw_pfc.h"
 
 uint64_t
 rsw_pfc_pause_ticks(uint16_t quanta, uint64_t speed_bps, uint64_t tsc_hz)

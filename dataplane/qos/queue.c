@@ -3,8 +3,8 @@
 
 /*
  * Steps 8-9 of the packet path (rsw_queue.h): a port's staged frames straight
- * to the PMD, or the slots of frames admitted one by one: cut-through to an
- * idle port this lcore owns, or the egress rings (one bulk enqueue per (port,
+ * to the PMD, or the slots of frames admitted one by one: cut-through where
+ * their (port, TC) may send now, or the egress rings (one bulk enqueue per (port,
  * TC), the gauges added once per slot before the frames become visible to the
  * owner).
  */
@@ -21,23 +21,14 @@
 bool
 rsw_queue_open(struct rsw_burst *c, uint16_t p)
 {
-	const struct rsw_qos_port *qport = &rsw_qos.port[p];
 	const struct rsw_stage *sg = &c->stage;
-	uint64_t storm;
-	uint8_t tcs = sg->tcs[p], stormy = 0;
-	unsigned int tc;
+	struct rsw_send_now sn;
 
-	if (!rsw_dp.cut_through || rsw_direct_txq(p) < 0 || !rsw_port_idle(p))
-		return false;
-	memcpy(&storm, qport->storm_drop, sizeof(storm));
-	if (unlikely(storm != 0))
-		for (tc = 0; tc < RSW_N_TC; tc++)
-			stormy |= (uint8_t)((qport->storm_drop[tc] != 0) << tc);
-	if (unlikely(((rsw_paused_mask(qport, c->now) | stormy) & tcs) != 0))
+	if (!rsw_dp.cut_through || !rsw_send_now_port(p, c->now, &sn) ||
+	    (sg->tcs[p] & (uint8_t)~sn.open) != 0)
 		return false;
 	/* The last check: the tokens are taken. */
-	return !rsw_shaper_on(p, c->now) ||
-	       rsw_shaper_take(p, c->now, rsw_wire_bytes(sg->bytes[p], sg->n[p]), false);
+	return rsw_send_now_take(p, &sn, c->now, rsw_wire_bytes(sg->bytes[p], sg->n[p]));
 }
 
 /* A frame sent straight was counted enqueued and dequeued at once: not sent after all. */
@@ -55,7 +46,7 @@ uncount_cut_through(struct rsw_lcore_stats *st, uint16_t p, uint8_t tc, uint32_t
 /*
  * The staged frames k.. of port p that the PMD refused on this lcore's own tx queue: admitted
  * (rsw_mmu_admit_burst found them room) into the burst's slots, so that they are queued for the
- * port's owner, ahead of anything of their flows that comes later (the port is no longer idle).
+ * port's owner, ahead of anything of their flows that comes later (their TCs now hold frames).
  */
 static void
 requeue_staged(struct rsw_burst *c, struct rsw_lcore_stats *st, uint16_t p, uint16_t k)
@@ -94,7 +85,7 @@ rsw_queue_tx_staged(struct rsw_burst *c, struct rsw_lcore_stats *st, uint32_t po
 		/* The tokens were taken by rsw_queue_open. */
 		q = rsw_direct_txq(p);
 		if (q == 0) {
-			/* The owner: pending is empty (idle), room for 32. */
+			/* The owner: pending is empty (rsw_send_now_port), room for 32. */
 			rsw_port_tx(st, p, sg->m[p], sg->n[p], bytes);
 			n_tx = (uint16_t)(n_tx + sg->n[p]);
 			continue;
@@ -109,8 +100,8 @@ rsw_queue_tx_staged(struct rsw_burst *c, struct rsw_lcore_stats *st, uint32_t po
 
 /*
  * Slot sl of port p went to this lcore's own tx queue q (not the owner's), sent frames of it
- * taken: the rest go back into the slot, queued for the owner by rsw_queue_slots (the port is
- * no longer idle: nothing of their flows overtakes them).
+ * taken: the rest go back into the slot, queued for the owner by rsw_queue_slots (the slot's
+ * TC now holds frames: nothing of their flows overtakes them).
  */
 static void
 cut_through_refused(struct rsw_burst *c, struct rsw_lcore_stats *st, struct rsw_out_slot *sl,
@@ -137,47 +128,32 @@ rsw_queue_cut_through(struct rsw_burst *c, struct rsw_lcore_stats *st,
 		      const struct rsw_qos_params *qp)
 {
 	struct rte_mbuf *tx[RSW_BURST], **txv = tx;
-	uint32_t checked = 0, idle = 0;
+	uint32_t ports = 0;
 	uint16_t i, j, p, n_tx, sent;
 	uint64_t tx_bytes;
 
-	for (i = 0; i < c->n_slots; i++) {
-		p = c->slots[i].port;
-		if (checked & (1u << p))
-			continue;
-		checked |= 1u << p;
-		if (rsw_direct_txq(p) < 0 || !rsw_port_idle(p))
-			continue;
-		idle |= 1u << p;
-	}
-	while (idle != 0) {
-		struct rsw_qos_port *qport;
+	for (i = 0; i < c->n_slots; i++)
+		ports |= 1u << c->slots[i].port;
+	while (ports != 0) {
+		struct rsw_send_now sn;
 		uint64_t now = c->now;
-		uint8_t paused;
-		bool shaped;
-		int q;
 
-		p = (uint16_t)__builtin_ctz(idle);
-		idle &= idle - 1;
-		qport = &rsw_qos.port[p];
-		q = rsw_direct_txq(p);
-		shaped = rsw_shaper_on(p, now);
-		paused = rsw_paused_mask(qport, now);
+		p = (uint16_t)__builtin_ctz(ports);
+		ports &= ports - 1;
+		if (!rsw_send_now_port(p, now, &sn))
+			continue;
 		n_tx = 0;
 		tx_bytes = 0;
 		for (i = 0; i < c->n_slots; i++) {
 			struct rsw_out_slot *sl = &c->slots[i];
 			uint8_t tc = sl->tc, bit = (uint8_t)(1u << tc);
 
-			if (sl->port != p || sl->n == 0)
-				continue;
-			if (paused & bit)
+			if (sl->port != p || sl->n == 0 || !(sn.open & bit))
 				continue;
 			if ((qp->ecn_enabled & bit) && !qp->ecn_enqueue && sl->bytes > qp->kmin[tc])
 				continue;
 			/* The tokens of the slot, one compare-and-swap: none, and it queues. */
-			if (shaped &&
-			    !rsw_shaper_take(p, now, rsw_wire_bytes(sl->bytes, sl->n), false))
+			if (!rsw_send_now_take(p, &sn, now, rsw_wire_bytes(sl->bytes, sl->n)))
 				continue;
 			rsw_count_cut_through(st, p, tc, sl->n, sl->bytes);
 			if (unlikely(c->has_cnp))
@@ -185,9 +161,9 @@ rsw_queue_cut_through(struct rsw_burst *c, struct rsw_lcore_stats *st,
 					st->port[p].c[RSW_PC_cnp_tx] +=
 						(c->info[sl->info[j]].flags & RSW_PF_CNP) != 0;
 			c->used_add -= sl->bytes;
-			if (q != 0) {
+			if (sn.q != 0) {
 				/* Another worker's port: its own tx queue, slot by slot. */
-				sent = rsw_port_tx_queue(st, p, (uint16_t)q, sl->m, sl->n,
+				sent = rsw_port_tx_queue(st, p, (uint16_t)sn.q, sl->m, sl->n,
 							 sl->bytes);
 				if (unlikely(sent < sl->n))
 					cut_through_refused(c, st, sl, sent);

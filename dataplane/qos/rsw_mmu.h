@@ -13,6 +13,7 @@
 #ifndef RSW_MMU_H
 #define RSW_MMU_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -20,7 +21,68 @@
 #include <rte_mbuf.h>
 
 #include "rsw_burst.h"
-#include "rsw_qos.h"
+#include "rsw_pfc.h"
+#include "rsw_qos_state.h"
+
+/*
+ * The admission decision (docs/qos.md §2). Its limits are defined once, here, and its two
+ * entries use them: per burst (rsw_mmu_admit_burst: a port's staged frames admitted whole) and
+ * per frame (rsw_mmu_admit: the common case against rooms worked out once per burst from the
+ * same limits, rsw_mmu_pg_room and the burst's buf_room; the rest in rsw_mmu_admit_slow).
+ */
+
+/**
+ * Bytes the shared buffer takes at used: up to total for a lossless frame or a CNP (all), up
+ * to total less the reserved headroom for the others.
+ */
+static inline uint64_t
+rsw_mmu_buf_room(const struct rsw_qos_params *qp, uint64_t used, bool all)
+{
+	uint64_t lim =
+		all ? qp->total
+		    : (qp->total > qp->headroom_reserved ? qp->total - qp->headroom_reserved : 0);
+
+	return lim > used ? lim - used : 0;
+}
+
+/** Whether bytes more fit in the shared buffer at used (all, or less the reserved headroom). */
+static inline bool
+rsw_mmu_buf_fits(const struct rsw_qos_params *qp, uint64_t used, uint64_t bytes, bool all)
+{
+	return used + bytes + (all ? 0 : qp->headroom_reserved) <= qp->total;
+}
+
+/** The most a lossless ingress PG may hold with the buffer at used: XOFF plus headroom. */
+static inline uint64_t
+rsw_mmu_pg_limit(const struct rsw_qos_params *qp, uint64_t used)
+{
+	return rsw_pfc_xoff(qp, used) + qp->headroom;
+}
+
+/**
+ * The decision for bytes of a lossless TC whose ingress PG holds pg, the buffer at used:
+ * within the PG's limit taken at used_max (the fullest the buffer can be once they are in: a
+ * dynamic XOFF only falls as it fills) and in the whole buffer. Never a tail drop.
+ */
+static inline bool
+rsw_mmu_lossless_fits(const struct rsw_qos_params *qp, uint64_t pg, uint64_t used,
+		      uint64_t used_max, uint64_t bytes)
+{
+	return pg + bytes <= rsw_mmu_pg_limit(qp, used_max) &&
+	       rsw_mmu_buf_fits(qp, used, bytes, true);
+}
+
+/**
+ * The decision for bytes of a lossy queue holding depth bytes, against limit (queue_limit, a
+ * trim threshold, or burst_bytes[] for a group of frames that needs no further decision), the
+ * buffer at used: within the limit and in the buffer less the reserved headroom.
+ */
+static inline bool
+rsw_mmu_lossy_fits(const struct rsw_qos_params *qp, uint64_t depth, uint64_t limit, uint64_t used,
+		   uint64_t bytes)
+{
+	return depth + bytes <= limit && rsw_mmu_buf_fits(qp, used, bytes, false);
+}
 
 /*
  * The room of the ingress PG of lossless TC tc for the burst: what it takes before XOFF plus
@@ -32,7 +94,7 @@ rsw_mmu_pg_room(const struct rsw_burst *c, const struct rsw_qos_params *qp, uint
 		uint8_t tc)
 {
 	uint64_t used = __atomic_load_n(&rsw_qos.used, __ATOMIC_RELAXED) + c->rx_bytes;
-	uint64_t lim = rsw_pfc_xoff(qp, used) + qp->headroom;
+	uint64_t lim = rsw_mmu_pg_limit(qp, used);
 	uint64_t pg = __atomic_load_n(&rsw_qos.port[in_port].pg_bytes[tc], __ATOMIC_RELAXED);
 
 	return lim > pg ? lim - pg : 0;

@@ -6,7 +6,8 @@
  * its egress port (rsw_stage); a port admitted whole (rsw_mmu_admit_burst)
  * sends its staged frames to the PMD at once (rsw_queue_tx_staged); frames
  * admitted one by one wait in (egress port, TC) slots and go cut-through when
- * the port is idle, or into the egress rings for the scheduler (sched.c).
+ * their (port, TC) may send now (rsw_send_now_port), or into the egress rings
+ * for the scheduler (sched.c).
  */
 
 #ifndef RSW_QUEUE_H
@@ -23,13 +24,16 @@
 #include "rsw_burst.h"
 #include "rsw_fib.h"
 #include "rsw_link.h"
-#include "rsw_qos.h"
+#include "rsw_pfc.h"
+#include "rsw_qos_state.h"
+#include "rsw_sched.h"
+#include "rsw_shaper.h"
 
 /**
  * The tx queue on which this lcore sends straight to port p: 0 for the port's owner, the
  * lcore's own queue (rsw_txq) for another worker of a port with a tx queue per worker, or -1:
- * it has none (a PMD with fewer tx queues, a port with LLR or impairments: one sender), and
- * its frames queue for the owner.
+ * it has none (a PMD with fewer tx queues, a port with LLR, or impairments configured or being
+ * set: one sender, rsw_port_set_one_sender), and its frames queue for the owner.
  */
 static inline int
 rsw_direct_txq(uint16_t p)
@@ -42,9 +46,82 @@ rsw_direct_txq(uint16_t p)
 	if (unlikely(lcore >= RTE_MAX_LCORE))
 		return -1;
 	q = rsw_txq[lcore][p];
-	if (q == 0 || unlikely(rsw_link_active(p)))
+	if (q == 0 || unlikely(__atomic_load_n(&rsw_dp.ports[p].one_sender, __ATOMIC_RELAXED) ||
+			       rsw_link_active(p)))
 		return -1;
 	return q;
+}
+
+/* What the send-now decision found for one port of a burst (rsw_send_now_port). */
+struct rsw_send_now {
+	int q;          /* this lcore's tx queue of the port (rsw_direct_txq) */
+	uint8_t open;   /* bit t: frames of TC t may go straight now, given the shaper's tokens */
+	bool shaped;    /* the port has a shaper (rsw_send_now_take takes its tokens) */
+	uint64_t ahead; /* bytes queued on TCs not paused: the shaper's tokens go to them first */
+};
+
+/**
+ * Step 9, the send-now decision for port p at now, its part once per (burst, port): which TCs'
+ * frames this lcore may send straight on its own tx queue (sn->open). None when it has no tx
+ * queue of the port (rsw_direct_txq), the port runs LLR, or the port holds frames of the
+ * control thread or frames the PMD refused (any TC: the whole port waits). Otherwise every TC
+ * but those with bytes queued (a flow stays in one TC: it never overtakes its own frames), those
+ * paused by PFC or under a watchdog drop and, for a worker that is not the owner, those the
+ * owner sent from its queues less than their hold ago (hold_until: tx queue 0 may still hold
+ * them on the NIC). @return false when no TC is open.
+ */
+static inline bool
+rsw_send_now_port(uint16_t p, uint64_t now, struct rsw_send_now *sn)
+{
+	const struct rsw_qos_port *qport = &rsw_qos.port[p];
+	uint64_t b, ahead = 0, storm;
+	uint8_t busy = 0, closed;
+	int tc;
+
+	sn->q = rsw_direct_txq(p);
+	if (sn->q < 0 || unlikely(qport->llr))
+		return false;
+	closed = rsw_paused_mask(qport, now);
+	/* The queues' bytes first (acquire): their release follows the pending list's publication
+	 * and the hold (sched.c). The common case, nothing queued, in one pass. */
+	for (tc = 0; tc < RSW_N_TC; tc++)
+		ahead |= __atomic_load_n(&qport->q_bytes[tc], __ATOMIC_ACQUIRE);
+	if (unlikely(ahead != 0)) {
+		ahead = 0;
+		for (tc = 0; tc < RSW_N_TC; tc++) {
+			b = __atomic_load_n(&qport->q_bytes[tc], __ATOMIC_ACQUIRE);
+			busy |= (uint8_t)((b != 0) << tc);
+			ahead += (closed & (1u << tc)) ? 0 : b;
+		}
+	}
+	if (unlikely((__atomic_load_n(&qport->ctl_frames, __ATOMIC_ACQUIRE) |
+		      __atomic_load_n(&qport->tx_pending, __ATOMIC_ACQUIRE)) != 0))
+		return false;
+	closed |= busy;
+	memcpy(&storm, qport->storm_drop, sizeof(storm));
+	if (unlikely(storm != 0))
+		for (tc = 0; tc < RSW_N_TC; tc++)
+			closed |= (uint8_t)((qport->storm_drop[tc] != 0) << tc);
+	if (sn->q != 0 && __atomic_load_n(&qport->hold_max, __ATOMIC_RELAXED) > now)
+		for (tc = 0; tc < RSW_N_TC; tc++)
+			closed |= (uint8_t)((__atomic_load_n(&qport->hold_until[tc],
+							     __ATOMIC_RELAXED) > now)
+					    << tc);
+	sn->open = (uint8_t)~closed;
+	sn->ahead = ahead;
+	sn->shaped = rsw_shaper_on(p, now);
+	return sn->open != 0;
+}
+
+/**
+ * The send-now decision's last part, per send: the shaper's tokens for wire bytes, behind what
+ * the port has queued (rsw_shaper_take_behind: one compare-and-swap). @return whether taken
+ * (always, unshaped).
+ */
+static inline bool
+rsw_send_now_take(uint16_t p, const struct rsw_send_now *sn, uint64_t now, uint64_t wire)
+{
+	return !sn->shaped || rsw_shaper_take_behind(p, now, wire, sn->ahead);
 }
 
 /* Frames of queue (p, tc) sent cut-through: counted enqueued and dequeued at once. */
@@ -135,11 +212,10 @@ rsw_stage_done(struct rsw_burst *c, uint16_t n_ports)
 }
 
 /**
- * Step 9, the send-now decision: whether staged port p may take its frames straight to the PMD
- * now: cut-through on, a tx queue of this lcore's on the port (rsw_direct_txq), the port idle
- * (nothing queued: nothing is overtaken), none of its staged TCs paused or under a watchdog
- * drop, and the shaper's tokens for all of them, which it takes (shared by the port's senders:
- * one compare-and-swap).
+ * Step 9, the send-now decision for a port whose staged frames are admitted whole: whether staged
+ * port p may take them straight to the PMD now: cut-through on, every staged TC open
+ * (rsw_send_now_port) and the shaper's tokens for all of them, which it takes (shared by the
+ * port's senders: one compare-and-swap).
  */
 bool rsw_queue_open(struct rsw_burst *c, uint16_t p);
 
@@ -153,12 +229,12 @@ bool rsw_queue_open(struct rsw_burst *c, uint16_t p);
 uint16_t rsw_queue_tx_staged(struct rsw_burst *c, struct rsw_lcore_stats *st, uint32_t ports);
 
 /**
- * Step 8, cut-through: a queue of an idle port this lcore may send to (rsw_direct_txq) sends its
- * slot straight to the PMD, as an ASIC sends a packet that finds its queue empty and the port
- * free: counted enqueued and dequeued, never in the buffer. Not when its TC is paused, when the
- * shaper lacks the tokens (one compare-and-swap per slot), or when ECN at dequeue could mark
- * (more bytes than kmin behind the first). Frames the PMD does not take wait in the
- * scheduler's pending list (the owner), or go back into their slot (another worker), queued.
+ * Step 8, cut-through: a slot of a (port, TC) this lcore may send to now (rsw_send_now_port)
+ * goes straight to the PMD, as an ASIC sends a packet that finds its queue empty and the port
+ * free: counted enqueued and dequeued, never in the buffer. Not when the shaper lacks the tokens
+ * (rsw_send_now_take, one compare-and-swap per slot), or when ECN at dequeue could mark (more
+ * bytes than kmin behind the first). Frames the PMD does not take wait in the scheduler's
+ * pending list (the owner), or go back into their slot (another worker), queued.
  */
 void rsw_queue_cut_through(struct rsw_burst *c, struct rsw_lcore_stats *st,
 			   const struct rsw_qos_params *qp);

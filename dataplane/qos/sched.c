@@ -17,9 +17,12 @@
 #include <rte_ethdev.h>
 #include <rte_random.h>
 
+#include "rsw_ecn.h"
 #include "rsw_fib.h"
 #include "rsw_link.h"
-#include "rsw_qos.h"
+#include "rsw_pfc.h"
+#include "rsw_sched.h"
+#include "rsw_shaper.h"
 #include "rsw_worker.h"
 
 struct rsw_port_sched rsw_sched[RSW_MAX_PORTS];
@@ -181,6 +184,46 @@ count_sent(struct rsw_lcore_stats *st, uint16_t p, uint16_t n, uint32_t orig, ui
 	st->tot[RSW_TOT_forwarded] += n - orig;
 }
 
+/*
+ * Owner, a port with other senders (n_txq > 1): wire bytes just handed to tx queue 0. The
+ * model of that queue on the NIC: it has sent them by q0_free, draining at the port's speed
+ * (10 Gb/s when unknown), as it does while the other queues of the port are idle, which they
+ * are for a held TC. Not slower (a share of the port): on a NIC the owner cannot send faster
+ * than the model then, so the hold of a TC loaded above that share would never end and the TC
+ * would keep to one sender. One clock read per transmit call, on such ports only.
+ */
+static void
+q0_account(struct rsw_port_sched *ps, uint16_t p, uint64_t wire)
+{
+	uint64_t speed = __atomic_load_n(&rsw_qos.port[p].speed_bps, __ATOMIC_RELAXED);
+	uint64_t now = rte_rdtsc();
+
+	if (speed == 0)
+		speed = RSW_PFC_DEFAULT_SPEED;
+	if (unlikely(ps->q0_speed != speed)) {
+		ps->q0_tpb_q32 = (uint64_t)(((__uint128_t)rsw_qos.tsc_hz * 8 << 32) / speed);
+		ps->q0_speed = speed;
+	}
+	ps->q0_free =
+		RTE_MAX(ps->q0_free, now) + (uint64_t)(((__uint128_t)wire * ps->q0_tpb_q32) >> 32);
+}
+
+/*
+ * Owner: frames of the TCs of mask left its queues on tx queue 0 (q0_account done): the other
+ * senders keep their frames of those TCs off their own queues until queue 0 has sent them
+ * (rsw_send_now_port). Stored before the queues' bytes are released (their release orders it).
+ */
+static void
+hold_publish(struct rsw_port_sched *ps, uint16_t p, uint8_t mask)
+{
+	struct rsw_qos_port *qport = &rsw_qos.port[p];
+
+	for (; mask != 0; mask &= (uint8_t)(mask - 1))
+		__atomic_store_n(&qport->hold_until[__builtin_ctz(mask)], ps->q0_free,
+				 __ATOMIC_RELAXED);
+	__atomic_store_n(&qport->hold_max, ps->q0_free, __ATOMIC_RELAXED);
+}
+
 /* Send what the PMD refused last time. @return true when all went. */
 static bool
 flush_pending(struct rsw_lcore_stats *st, struct rsw_port_sched *ps, uint16_t p)
@@ -195,6 +238,11 @@ flush_pending(struct rsw_lcore_stats *st, struct rsw_port_sched *ps, uint16_t p)
 		bytes += rte_pktmbuf_pkt_len(ps->pending[i]);
 	count_sent(st, p, sent, (uint32_t)__builtin_popcount(ps->pending_orig & low_bits(sent)),
 		   bytes);
+	if (sent > 0 && unlikely(rsw_dp.ports[p].n_txq > 1)) {
+		/* Frames of any TC, queued (or of the owner's own flows): every TC waits. */
+		q0_account(ps, p, rsw_wire_bytes(bytes, sent));
+		hold_publish(ps, p, 0xff);
+	}
 	if (sent < ps->n_pending)
 		memmove(ps->pending, ps->pending + sent,
 			sizeof(ps->pending[0]) * (ps->n_pending - sent));
@@ -379,8 +427,16 @@ rsw_sched_port(struct rsw_lcore_stats *st, const struct rsw_qos_params *qp, uint
 	/* To the PMD before the release: a sender that sees the queues' bytes gone sees the
 	 * frames the PMD refused in tx_pending (rsw_port_idle), so none of its frames overtakes
 	 * them. */
-	if (n_out > 0)
+	if (n_out > 0) {
 		rsw_port_tx_orig(st, p, out, n_out, tx_bytes, out_orig);
+		if (unlikely(rsw_dp.ports[p].n_txq > 1)) {
+			uint8_t sent_tcs = 0;
+
+			for (tc = 0; tc < RSW_N_TC; tc++)
+				sent_tcs |= (uint8_t)((deq_pkts[tc] != 0) << tc);
+			hold_publish(ps, p, sent_tcs);
+		}
+	}
 
 release:
 	/* Release the buffer of what left the queues. */
@@ -429,6 +485,8 @@ rsw_port_tx_orig(struct rsw_lcore_stats *st, uint16_t p, struct rte_mbuf **m, ui
 		bytes -= rte_pktmbuf_pkt_len(m[i]);
 		ps->pending[ps->n_pending++] = m[i];
 	}
+	if (unlikely(rsw_dp.ports[p].n_txq > 1))
+		q0_account(ps, p, rsw_wire_bytes(bytes, sent));
 	if (unlikely(sent < n))
 		rsw_pending_publish(p);
 	count_sent(st, p, sent, (uint32_t)__builtin_popcount(orig & low_bits(sent)), bytes);

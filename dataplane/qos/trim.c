@@ -15,7 +15,7 @@
 #include <rte_udp.h>
 
 #include "rsw_parse.h"
-#include "rsw_qos.h"
+#include "rsw_trim.h"
 
 #define UET_MIN_L4 24 /* UDP header + UET PDS header: UEC MIN_TRIM_SIZE above IP */
 

@@ -223,6 +223,10 @@ struct end {
 	uint32_t held[WIRE_MAX];
 	uint32_t n_held, held_head;
 	uint64_t to_send, sent; /* sender: frames of 1000 bytes queued / sent */
+	/* A sender under LLR, roughly: each frame a sequence; a lost frame stays in the replay
+	 * ring (the tail stops at it) until flushed, the others are acknowledged at once. */
+	int llr, llr_stuck;
+	uint32_t llr_next, llr_tail;
 };
 
 static double
@@ -299,6 +303,11 @@ step(struct end *e, struct wire *in, uint64_t now)
 	if (!e->enabled)
 		return;
 	occupied[VC] = e->occ;
+	if (e->llr) {
+		if (!e->llr_stuck)
+			e->llr_tail = e->llr_next;
+		rsw_cbfc_tx_window(&e->c, e->llr_next, e->llr_tail);
+	}
 	n = rsw_cbfc_poll(&e->c, now, occupied, 1, msgs, 8);
 	for (k = 0; k < n; k++) {
 		struct item it = {.is_msg = 1, .m = msgs[k]};
@@ -314,8 +323,10 @@ step(struct end *e, struct wire *in, uint64_t now)
 		if (!rsw_cbfc_tx_take(&e->c, VC, it.len, now))
 			break;
 		e->sent++;
+		e->llr_next++;
 		if (e->out->p_lose_data > 0 && rnd(e->out) < e->out->p_lose_data) {
 			e->out->lost_data++;
+			e->llr_stuck |= e->llr; /* never replayed here: in the ring until a FLUSH */
 			continue;
 		}
 		wire_put(e->out, now, &it);
@@ -502,18 +513,35 @@ test_lost_data_heals(void **state)
 	assert_at_rest();
 }
 
-/* Under LLR a frame missing at a CONSUMED is replayed later: nothing is healed. */
+/*
+ * Under LLR a frame missing at a CONSUMED may be replayed later: while the ring holds it,
+ * nothing is healed. A FLUSH drops it for good: the next CONSUMED returns its credits, and
+ * the credits add up again (this simulation never replays, so only the FLUSH ends it).
+ */
 static void
-test_reliable_no_heal(void **state)
+test_reliable_flush_heals(void **state)
 {
+	uint64_t t;
+
 	(void)state;
 	link_setup(RSW_CBFC_FB_PFC);
-	eb.c.p.reliable = 1;
-	wab.p_lose_data = 0.01; /* the simulation does not replay: the credits stay spent */
-	incast(1000, 2, 5000);
+	ea.c.p.reliable = eb.c.p.reliable = 1;
+	ea.llr = 1;
+	wab.p_lose_data = 0.01;
+	t = incast(1000, 2, 5000);
 	assert_true(wab.lost_data > 0);
+	assert_int_equal(eb.received + wab.lost_data, ea.sent);
+	t = run(t, 2000);
 	assert_int_equal(eb.c.vc[VC].ctr[RSW_CBFC_credits_healed], 0);
-	assert_int_equal(eb.c.vc[VC].arrived, (ea.sent - wab.lost_data) * 16);
+	assert_int_equal(eb.c.vc[VC].arrived, eb.received * 16);
+	/* The lost frames' credits are spent while LLR might replay them. */
+	assert_int_equal(ea.c.vc[VC].ctr[RSW_CBFC_credits_tx_available],
+			 BUF / 64 - wab.lost_data * 16);
+	/* FLUSH: the ring is emptied, its frames never sent again. */
+	ea.llr_stuck = 0;
+	run(t, 500);
+	assert_int_equal(eb.c.vc[VC].ctr[RSW_CBFC_credits_healed], wab.lost_data * 16);
+	assert_at_rest();
 }
 
 static void
@@ -565,12 +593,18 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_frame_bad),        cmocka_unit_test(test_frame_fields),
-		cmocka_unit_test(test_frame_roundtrip),  cmocka_unit_test(test_params_bad),
-		cmocka_unit_test(test_handshake),        cmocka_unit_test(test_no_peer_fallback),
-		cmocka_unit_test(test_slow_receiver),    cmocka_unit_test(test_lost_updates_heal),
-		cmocka_unit_test(test_lost_data_heals),  cmocka_unit_test(test_watchdog),
-		cmocka_unit_test(test_receiver_restart), cmocka_unit_test(test_reliable_no_heal),
+		cmocka_unit_test(test_frame_bad),
+		cmocka_unit_test(test_frame_fields),
+		cmocka_unit_test(test_frame_roundtrip),
+		cmocka_unit_test(test_params_bad),
+		cmocka_unit_test(test_handshake),
+		cmocka_unit_test(test_no_peer_fallback),
+		cmocka_unit_test(test_slow_receiver),
+		cmocka_unit_test(test_lost_updates_heal),
+		cmocka_unit_test(test_lost_data_heals),
+		cmocka_unit_test(test_watchdog),
+		cmocka_unit_test(test_receiver_restart),
+		cmocka_unit_test(test_reliable_flush_heals),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -83,7 +83,7 @@ owner_again(void)
 
 /*
  * The send-now decision of a worker that is not port 1's owner: with a tx queue of its own on
- * the port, an idle port gets its frames straight on that queue (counted sent, enqueued and
+ * the port, a port with nothing queued gets its frames straight on that queue (counted sent, enqueued and
  * dequeued, never in the buffer); they queue for the owner instead when it has no queue of its
  * own, when the port has frames queued (the owner's pending list too), when their TC is paused,
  * when the shaper (shared with the owner) has no tokens, and when the port has impairments (one
@@ -114,26 +114,17 @@ test_send_now(void **state)
 	burst_to_p1(0, 3, 100, 10);
 	assert_int_equal(queued(0), 3);
 	assert_int_equal(rte_ring_count(txr1[1]), 0);
-	/* Its own queue, but the port holds frames: queued behind them (TC 2 too). */
+	/* Its own queue, but TC 0 holds frames: queued behind them. TC 2, with nothing queued,
+	 * goes straight on queue 1: the decision is per (port, TC). */
 	not_owner(1);
 	burst_to_p1(0, 2, 100, 13);
 	burst_to_p1(2, 2, 100, 20);
 	assert_int_equal(queued(0), 5);
-	assert_int_equal(queued(2), 2);
-	assert_int_equal(rte_ring_count(txr1[1]), 0);
+	assert_int_equal(queued(2), 0);
+	expect_on(txr1[1], 2, 2, 20);
 	owner_again();
 	sched_drain(tqos, 1, rte_rdtsc());
-	{
-		struct rte_mbuf *m[16];
-		unsigned int k = tx_take(1, m, RTE_DIM(m)), i, n0 = 0;
-
-		assert_int_equal(k, 7);
-		for (i = 0; i < k; i++)
-			if (frame_tc(m[i]) == 0)
-				assert_int_equal(frame_seq(m[i]), 10 + n0++);
-		assert_int_equal(n0, 5);
-		rte_pktmbuf_free_bulk(m, k);
-	}
+	expect_on(txr[1], 5, 0, 10);
 	expect_idle();
 
 	/* The owner's pending list is not empty: queued. */
@@ -192,6 +183,218 @@ test_send_now(void **state)
 	sched_drain(tqos, 1, rte_rdtsc());
 	expect_on(txr[1], 2, 0, 70);
 
+	rsw_dp.cut_through = false;
+	expect_idle();
+	sched_reset();
+}
+
+/* A burst from port 0 to port 1 with frames of TC a and TC b alternating, n of each, sequence
+ * numbers from seq (TC a) and seq + 100 (TC b). */
+static void
+mixed_to_p1(uint8_t a, uint8_t b, unsigned int n, uint32_t seq)
+{
+	struct rte_mbuf *pkts[RSW_BURST];
+	struct ut_frame f;
+	unsigned int i;
+
+	for (i = 0; i < 2 * n; i++) {
+		uint8_t tc = i % 2 ? b : a;
+
+		frame(&f, 0, (uint8_t)(tc * 8), 0, 100, tc, seq + (i % 2 ? 100 : 0) + i / 2);
+		pkts[i] = ut_mbuf(pool, &f);
+		assert_non_null(pkts[i]);
+	}
+	rsw_process_burst(st, 0, pkts, (uint16_t)(2 * n));
+}
+
+/*
+ * The send-now decision is per (port, TC): in one burst mixing TC 0 and TC 2, with a backlog of
+ * TC 0 on port 1, the TC 2 frames go straight (on the other worker's queue, or the owner's
+ * queue 0) and the TC 0 frames queue behind the backlog, in order. What blocks every TC: the
+ * owner's pending list (frames of any TC the PMD refused) and frames of the control thread. On
+ * a shaped port, a TC with nothing queued goes straight only when the bucket also holds the
+ * bytes queued on the other TCs (theirs first).
+ */
+static void
+test_send_now_per_tc(void **state)
+{
+	uint64_t now;
+
+	(void)state;
+	sched_reset();
+	rsw_dp.cut_through = true;
+	rsw_qos.tsc_hz = rte_get_tsc_hz();
+
+	/* A backlog of TC 0 (queued for the owner by a worker without a queue of its own). */
+	not_owner(0);
+	burst_to_p1(0, 3, 100, 0);
+	assert_int_equal(queued(0), 3);
+	/* Another worker, its own queue 1: TC 2 straight, TC 0 behind its backlog. */
+	not_owner(1);
+	mixed_to_p1(0, 2, 4, 3);
+	expect_on(txr1[1], 4, 2, 103);
+	assert_int_equal(queued(0), 7);
+	assert_int_equal(queued(2), 0);
+	/* The owner itself: the same per TC, on queue 0. */
+	owner_again();
+	mixed_to_p1(0, 2, 2, 7);
+	expect_on(txr[1], 2, 2, 107);
+	assert_int_equal(queued(0), 9);
+	sched_drain(tqos, 1, rte_rdtsc());
+	expect_on(txr[1], 9, 0, 0);
+	expect_idle();
+
+	/* The pending list or frames of the control thread: every TC waits. */
+	not_owner(1);
+	rsw_qos.port[1].tx_pending = 1;
+	burst_to_p1(2, 2, 100, 20);
+	rsw_qos.port[1].tx_pending = 0;
+	rsw_qos.port[1].ctl_frames = 1;
+	burst_to_p1(4, 2, 100, 30);
+	rsw_qos.port[1].ctl_frames = 0;
+	assert_int_equal(rte_ring_count(txr1[1]), 0);
+	assert_int_equal(queued(2), 2);
+	assert_int_equal(queued(4), 2);
+	owner_again();
+	sched_drain(tqos, 1, rte_rdtsc());
+	assert_int_equal(tx_discard(1, NULL, NULL), 4);
+	expect_idle();
+
+	/* Shaped: a backlog of TC 0 larger than the bucket keeps the tokens; TC 2 queues. */
+	rsw_qos.port[1].speed_bps = 1000000; /* 1 Mb/s: a bucket of two 1538-byte frames */
+	now = rte_rdtsc();
+	assert_true(rsw_shaper_on(1, now));
+	not_owner(0);
+	burst_to_p1(0, 4, 1000, 40); /* 4000 bytes queued, more than the bucket */
+	not_owner(1);
+	burst_to_p1(2, 1, 100, 50);
+	assert_int_equal(rte_ring_count(txr1[1]), 0);
+	assert_int_equal(queued(2), 1);
+	rsw_qos.port[1].speed_bps = 0;
+	owner_again();
+	sched_drain(tqos, 1, rte_rdtsc());
+	assert_int_equal(tx_discard(1, NULL, NULL), 5);
+	/* A small backlog: the bucket holds it and the burst, which goes straight. */
+	rsw_qos.port[1].speed_bps = 1000000;
+	rsw_qos.port[1].sh_speed = 0; /* a fresh, full bucket */
+	not_owner(0);
+	burst_to_p1(0, 2, 100, 60);
+	not_owner(1);
+	burst_to_p1(2, 2, 100, 70);
+	expect_on(txr1[1], 2, 2, 70);
+	rsw_qos.port[1].speed_bps = 0;
+	owner_again();
+	sched_drain(tqos, 1, rte_rdtsc());
+	expect_on(txr[1], 2, 0, 60);
+
+	rsw_dp.cut_through = false;
+	expect_idle();
+	sched_reset();
+}
+
+/*
+ * After the owner sent a backlog of (port 1, TC 0) on tx queue 0, the NIC may still hold those
+ * frames in that queue: the other workers keep their TC 0 frames off their own queues (queued
+ * for the owner) until queue 0 has sent them at the port's speed (the hold); other TCs and the owner's own frames are not held; once it has passed, TC 0 goes
+ * straight again. A port without other senders (n_txq 1) has no hold.
+ */
+static void
+test_hold(void **state)
+{
+	uint64_t t0, hold, wire = 5 * (100 + RSW_WIRE_OVERHEAD);
+	unsigned int spins;
+
+	(void)state;
+	sched_reset();
+	rsw_dp.cut_through = true;
+	rsw_qos.tsc_hz = rte_get_tsc_hz();
+	memset(rsw_qos.port[1].hold_until, 0, sizeof(rsw_qos.port[1].hold_until));
+	rsw_qos.port[1].hold_max = 0;
+
+	/* One tx queue: the owner's drain leaves no hold. */
+	rsw_dp.ports[1].n_txq = 1;
+	not_owner(0);
+	burst_to_p1(0, 5, 100, 0);
+	owner_again();
+	sched_drain(tqos, 1, rte_rdtsc());
+	expect_on(txr[1], 5, 0, 0);
+	assert_int_equal(rsw_qos.port[1].hold_until[0], 0);
+
+	/* Two tx queues, 10 kb/s (the shaper's bucket, two 1538-byte frames, never limits here):
+	 * 5 frames of 100 bytes hold TC 0 for 620 wire bytes at 10 kb/s, about 0.5 s. */
+	rsw_dp.ports[1].n_txq = 2;
+	rsw_qos.port[1].speed_bps = 10000;
+	not_owner(0);
+	burst_to_p1(0, 5, 100, 10);
+	owner_again();
+	t0 = rte_rdtsc();
+	sched_drain(tqos, 1, t0);
+	expect_on(txr[1], 5, 0, 10);
+	hold = rsw_qos.port[1].hold_until[0];
+	assert_true(hold >= t0 + wire * 8 * rsw_qos.tsc_hz / 10000);
+	assert_true(hold < rte_rdtsc() + wire * 8 * rsw_qos.tsc_hz / 10000 + rsw_qos.tsc_hz / 100);
+	assert_int_equal(rsw_qos.port[1].hold_until[2], 0);
+	assert_int_equal(rsw_qos.port[1].q_bytes[0], 0);
+	/* During the hold: TC 0 of another worker queues, TC 2 goes straight. */
+	not_owner(1);
+	burst_to_p1(0, 2, 100, 20);
+	burst_to_p1(2, 2, 100, 30);
+	assert_true(rte_rdtsc() < hold); /* the two bursts were decided within it */
+	assert_int_equal(queued(0), 2);
+	expect_on(txr1[1], 2, 2, 30);
+	/* The owner's own TC 0 frames go on queue 0 behind its backlog. */
+	owner_again();
+	sched_drain(tqos, 1, rte_rdtsc());
+	expect_on(txr[1], 2, 0, 20);
+	hold = rsw_qos.port[1].hold_until[0]; /* extended by the two */
+	burst_to_p1(0, 1, 100, 22);
+	expect_on(txr[1], 1, 0, 22);
+	/* Once it has passed, TC 0 of another worker goes straight. */
+	for (spins = 0; rte_rdtsc() <= hold; spins++) {
+		struct timespec ts = {.tv_sec = 0, .tv_nsec = 1000000};
+
+		assert_true(spins < 10000); /* 10 s */
+		nanosleep(&ts, NULL);
+	}
+	not_owner(1);
+	burst_to_p1(0, 2, 100, 40);
+	expect_on(txr1[1], 2, 0, 40);
+	assert_int_equal(queued(0), 0);
+
+	owner_again();
+	rsw_qos.port[1].speed_bps = 0;
+	rsw_dp.ports[1].n_txq = 0;
+	rsw_dp.cut_through = false;
+	expect_idle();
+	sched_reset();
+}
+
+/*
+ * A port set to keep one sender (impairments configured or being switched on at run time:
+ * rsw_port_set_one_sender comes first) takes no direct send from another worker, even before
+ * any impairment is in place; cleared, it does again.
+ */
+static void
+test_one_sender(void **state)
+{
+	(void)state;
+	sched_reset();
+	rsw_dp.cut_through = true;
+	rsw_qos.tsc_hz = rte_get_tsc_hz();
+	not_owner(1);
+	rsw_port_set_one_sender(1, true);
+	assert_null(rsw_links[1].im);
+	burst_to_p1(0, 2, 100, 0);
+	assert_int_equal(rte_ring_count(txr1[1]), 0);
+	assert_int_equal(queued(0), 2);
+	rsw_port_set_one_sender(1, false);
+	owner_again();
+	sched_drain(tqos, 1, rte_rdtsc());
+	expect_on(txr[1], 2, 0, 0);
+	not_owner(1);
+	burst_to_p1(0, 2, 100, 10);
+	expect_on(txr1[1], 2, 0, 10);
+	owner_again();
 	rsw_dp.cut_through = false;
 	expect_idle();
 	sched_reset();
@@ -376,8 +579,13 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_send_now),   cmocka_unit_test(test_send_now_refused),
-		cmocka_unit_test(test_full_drain), cmocka_unit_test(test_drain_drops_bounded),
+		cmocka_unit_test(test_send_now),
+		cmocka_unit_test(test_send_now_per_tc),
+		cmocka_unit_test(test_hold),
+		cmocka_unit_test(test_one_sender),
+		cmocka_unit_test(test_send_now_refused),
+		cmocka_unit_test(test_full_drain),
+		cmocka_unit_test(test_drain_drops_bounded),
 		cmocka_unit_test(test_wakeup),
 	};
 

@@ -25,14 +25,15 @@ HEADROOM = "128KB"
 
 
 def qos_yaml(lossless=True, ecn=None, trim=False, queue_limit="64KB", dwrr="{ 0: 1, 1: 4, 2: 1, 3: 4 }",
-             total="4MB", xoff="32KB", xon="16KB", headroom=None, trim_threshold="32KB"):
+             total="4MB", xoff="32KB", xon="16KB", headroom=None, trim_threshold="32KB",
+             quanta=65535):
     headroom = headroom or HEADROOM
     y = ["qos:", "  trust: dscp", f"  dscp_to_tc: {DSCP_MAP}", "  default_tc: 0",
          f"  scheduler: {{ strict: [7, 6], dwrr: {dwrr} }}",
          f"  lossless: [{'3' if lossless else ''}]",
          "  buffer:", f"    total: {total}", f"    queue_limit: {queue_limit}"]
     if lossless:
-        y.append(f"    pfc: {{ xoff: {xoff}, xon: {xon}, headroom: {headroom}, quanta: 65535 }}")
+        y.append(f"    pfc: {{ xoff: {xoff}, xon: {xon}, headroom: {headroom}, quanta: {quanta} }}")
         # A storm is a TC paused 2 s without progress: the lab's time runs about 100x
         # slower than a 400G fabric's (its RTT), and a switch process descheduled on busy
         # CPUs holds its XON back for tens of ms (the default 200 ms dropped frames there).

@@ -20,7 +20,9 @@ message is healed by the next (docs/link.md "Credit-based flow control").
 import os
 import re
 
-from lab import Fabric
+from lab import Fabric, rate
+
+PAUSE_MS = 25  # what one XOFF pauses for (its quanta), a quarter of the hosts' RTO
 
 
 def make(Exp, qos_yaml, lb_yaml, plt):
@@ -30,14 +32,8 @@ def make(Exp, qos_yaml, lb_yaml, plt):
     class LossyFabric(Fabric):
         """A Fabric whose leaf-spine ports inject loss and may run LLR; every port MTU 9000."""
 
-        # The lab before calibration (docs/experiments.md): the switches' default shaper
-        # bucket (LLR's replay buffer covers a link's ordinary bursts, and a shaper that
-        # banks 5 ms overruns it: FLUSH), 1024-slot rings and hosts at line rate; with the
-        # calibrated lab's 64-slot rings and 97 % pacing, 2 of 3 smokes on a busy machine
-        # saw spurious host timeouts with LLR on.
-        shaper_burst_us = 100
-        ring_log2 = 10
-        pace = 1.0
+        # The calibrated lab's settings (calib.py, applied to every Fabric by
+        # experiments.py): 64-slot rings, hosts at 97 % of line, 5 ms shaper buckets.
 
         def __init__(self, *a, loss=0.0, llr=False, cbfc=False, seed=1, **kw):
             super().__init__(*a, **kw)
@@ -77,6 +73,15 @@ def make(Exp, qos_yaml, lb_yaml, plt):
             size = (2 << 20) if self.smoke else (8 << 20)
             topo = dict(design="rail-optimized", sus=2, servers_per_su=1, rails=1, spines=1,
                         radix=16, gpu_prefix="10.0.0.0/8", fabric_prefix="172.16.0.0/12")
+            # PFC frames are not replayed: a lost XON leaves the peer paused for the XOFF's
+            # quanta. At 400 Gb/s 65535 quanta are 84 µs, far below a NIC's retransmission
+            # timeout; in the lab at 100 Mb/s they are 335 ms, above the hosts' 100 ms RTO,
+            # and one lost XON made the hosts go back N although nothing was lost end to end.
+            # The lab's XOFF pauses for a quarter of the RTO (railsw refreshes it at half
+            # that while the queue stays above xon).
+            quanta = round(PAUSE_MS * 1e-3 * rate(fspeed) / 512)
+            qos = qos_yaml(lossless=True, quanta=quanta)
+            self.calibrate(topo, fspeed)
             self.config = {
                 "topology": "2 leaves x 1 host, 1 spine (3 railsw); each flow crosses two "
                             "leaf-spine links",
@@ -90,9 +95,11 @@ def make(Exp, qos_yaml, lb_yaml, plt):
                          "four leaf-spine ports (TC 3 guarded by PFC); cbfc-llr-P: loss P, LLR "
                          "and CBFC on the four leaf-spine ports (TC 3 sent against credits, "
                          "no PFC on those links)",
+                "PFC": f"xoff 32 KB, xon 16 KB, headroom 128 KB, quanta {quanta} "
+                       f"({PAUSE_MS} ms at {fspeed}b/s: a lost XON pauses for less than the "
+                       "hosts' 100 ms RTO)",
                 "runs per mode": self.runs_n,
             }
-            qos = qos_yaml(lossless=True)
             for mode in self.modes():
                 loss = 0.0 if mode == "clean" else float(re.search(r"[0-9.]+e-[0-9]+$",
                                                                    mode).group(0))
@@ -108,7 +115,8 @@ def make(Exp, qos_yaml, lb_yaml, plt):
                                   "dcqcn": False, "sport": 50000 + 10 * run + i}
                                  for i in range(2)]
                         rec = self.run_once(fab, mode, "roce", run, h, flows,
-                                            self.host_params(8.0 if self.smoke else 20.0))
+                                            self.host_params(0.0, {"max_s": 40 if self.smoke
+                                                                   else 60}))
                         rec["llr"] = {n: fab.ctl[n]("show llr")["llr"] for n in fab.ctl}
                         rec["cbfc"] = {n: fab.ctl[n]("show cbfc")["cbfc"] for n in fab.ctl}
                         rec["pgs"] = {n: [r for r in fab.ctl[n]("show buffer")["pgs"]
@@ -146,6 +154,32 @@ def make(Exp, qos_yaml, lb_yaml, plt):
         def lossless_drops(rec):
             return sum(max(s["lossless_drops"], s["drops"].get("lossless_drops", 0))
                        for s in rec["switches"].values())
+
+        def fabric_pfc_lost(self, rec):
+            """PFC frames lost on the leaf-spine links: what their ports sent less what their
+            peers (leaf-spine ports too) received."""
+            tx = rx = 0
+            for n, s in rec["switches"].items():
+                for k, v in s["pfc"].items():
+                    if self.fabric_port(n, k.split("/")[0]):
+                        tx += v["tx_xoff"] + v["tx_xon"]
+                        rx += v["rx_xoff"] + v["rx_xon"]
+            return tx - rx
+
+        @staticmethod
+        def longest_stall_ms(rec):
+            """The longest run of 10 ms bins in which a flow, started and not yet complete,
+            delivered nothing (the longest of the flows): a stall the hosts' RTO may see."""
+            b = rec["series"]["bin_s"]
+            out = 0
+            for f in rec["flows"]:
+                bins = rec["series"]["delivered"][str(f["id"])]
+                end = int(((f.get("started_s") or 0) + (f["fct_s"] or len(bins) * b)) / b)
+                run = 0
+                for x in bins[int((f.get("started_s") or 0) / b):end]:
+                    run = run + 1 if x == 0 else 0
+                    out = max(out, run)
+            return round(out * b * 1e3)
 
         def fabric_lossless_drops(self, rec):
             """Lossless drops of the PGs whose ingress is a leaf-spine port (the buffers the
@@ -189,6 +223,8 @@ def make(Exp, qos_yaml, lb_yaml, plt):
                 "lossless_drops": self.lossless_drops(rec),
                 "fabric_lossless_drops": self.fabric_lossless_drops(rec),
                 "fabric_pfc": self.fabric_pfc(rec),
+                "fabric_pfc_lost": self.fabric_pfc_lost(rec),
+                "stall_ms": self.longest_stall_ms(rec),
                 "cbfc_ports": len(cb),
                 "cbfc_active": sum(1 for r in cb if r["state"] == "active"),
                 "credit_stall_ms": sum(r["stalled_ns"] for r in cb) / 1e6,
@@ -286,12 +322,13 @@ def make(Exp, qos_yaml, lb_yaml, plt):
             lines = self.report_header()
             lines += ["## Results", "",
                       "| mode | slowest FCT s | goodput Mb/s | lost on the wire | host retransmits"
-                      " | host timeouts | buffer drops | lossless drops (behind fabric links)"
-                      " | PFC frames on fabric links"
+                      " | host timeouts | longest stall ms | buffer drops"
+                      " | lossless drops (behind fabric links)"
+                      " | PFC frames on fabric links (lost)"
                       " | CBFC credit stall ms | credit watchdog stalls | LLR replays | NACKs"
                       " | replay timeouts | replay peak "
                       "(frames) | shim + control overhead | replays per frame |",
-                      "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+                      "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
             for m in self.MODES:
                 rs = self.mode_runs(m)
                 if not rs:
@@ -302,9 +339,10 @@ def make(Exp, qos_yaml, lb_yaml, plt):
                     return fmt.format(self.mean([f[k] for f in fs]))
                 lines.append(f"| {m} | {col('fct', '{:.3f}')} | "
                              f"{self.mean([f['goodput'] for f in fs]) / 1e6:.1f} | {col('impair')} | "
-                             f"{col('retx')} | {col('timeouts')} | {col('buffer_drops')} | "
+                             f"{col('retx')} | {col('timeouts')} | {col('stall_ms')} | "
+                             f"{col('buffer_drops')} | "
                              f"{col('lossless_drops')} ({col('fabric_lossless_drops')}) | "
-                             f"{col('fabric_pfc')} | "
+                             f"{col('fabric_pfc')} ({col('fabric_pfc_lost')}) | "
                              f"{col('credit_stall_ms', '{:.1f}')} | {col('credit_watchdog')} | "
                              f"{col('replayed')} | "
                              f"{col('nacks')} | {col('replay_timeouts')} | {col('peak')} | "

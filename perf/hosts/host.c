@@ -106,12 +106,15 @@ host_tx(struct host *h, uint64_t now)
 			f = q->flow;
 			if (now < f->start_tsc || h->paused_until[f->prio] > now)
 				continue;
-			if (f->bytes == 0 && now >= f->stop_tsc) {
-				/* A time-bound flow sends no new data after its window. */
+			if (f->bytes == 0 && now >= f->stop_tsc && q->total == RSW_PSN_UNBOUNDED) {
+				/* A time-bound flow's window is over: one more new packet, marked
+				 * last so that the receiver ACKs it at once (it ACKs every
+				 * ack_every packets and a message's last; without it the final
+				 * partial group waits for the RTO), then nothing new. */
 				if (f->tr == T_ROCE)
-					q->gtx.total = q->gtx.max;
+					q->gtx.total = q->gtx.max + 1;
 				else
-					q->utx.total = q->utx.nxt;
+					q->utx.total = q->utx.nxt + 1;
 				q->total = f->tr == T_ROCE ? q->gtx.total : q->utx.total;
 			}
 			if (q->next_tsc > now || !qp_sendable(q))
