@@ -39,7 +39,7 @@ def topo_of(path):
 
 def experiment(build, tmp_path, topo, **kw):
     """An experiment's Fabric with its state in tmp_path; its configurations written."""
-    fab = Fabric(build, "cf", topo, "100M", QOS, lb, **kw)
+    fab = Fabric(build, "tq", topo, "100M", QOS, lb, **kw)
     fab.state = str(tmp_path / "x")
     fab.ring_log2 = 6
     fab.shaper_burst_us = 5000
@@ -69,7 +69,7 @@ def test_lab_and_experiment_agree(build, tmp_path):
     state = tmp_path / "lab"
     (state / "memif").mkdir(parents=True)
     gen.generate(str(state), plan, dict(bgp=False, lldp=False, miscable=False,
-                                        numbered=False, bfd=True, cbfc=False, tag="cf",
+                                        numbered=False, bfd=True, cbfc=False, tag="tq",
                                         idle_us="1000", topo=TOPO, bfd_ms=150,
                                         frr_debug=False))
     fab = experiment(build, tmp_path, topo_of(TOPO))
