@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright (c) 2026 The railsw authors
 """A leaf-spine fabric of railsw switches on one machine (docs/fabric-lab.md): the lab's
-one orchestrator. devtools/fabric-lab.sh runs it; other tools may import it.
+one orchestrator. devtools/fabric-lab.sh runs it; other tools may import it. The
+experiments (perf/experiments) take the same steps with rswhost as the servers:
+fabric_lab_rswhost.
 
 `up` goes plan → configs → start → links → hosts → FRR → checks (Lab's methods of those
 names): `railctl plan --json` gives every switch, cable and address of the topology; one
@@ -177,13 +179,7 @@ class Lab:
     def plan_of(self, topo):
         """plan: `railctl plan` of topo, its summary printed; the state directory made."""
         say(f"plan of {topo}")
-        r = subprocess.run([self.railctl, "plan", topo], capture_output=True, text=True,
-                           check=False)
-        if r.returncode != 0:
-            raise LabError(f"railctl plan rejected {topo}: {(r.stdout + r.stderr).strip()}")
-        text = r.stdout
-        js = subprocess.run([self.railctl, "plan", topo, "--json"], capture_output=True,
-                            text=True, check=True).stdout
+        self.plan, text, js = gen.railctl_plan(self.railctl, topo)
         lines, on = text.split("\n"), False
         out = lines[:2]
         for ln in lines[2:]:
@@ -203,7 +199,6 @@ class Lab:
                            ("plan.txt", text), ("topology", os.path.realpath(topo) + "\n")):
             with open(self.path(name), "w") as f:
                 f.write(data)
-        self.plan = json.loads(js)
 
     def configs(self, topo, opt):
         """configs: every switch's files, checked by `railsw --check`."""
@@ -224,14 +219,13 @@ class Lab:
                 raise LabError(f"railsw rejected the generated {s['conf']} (see above)")
 
     def wait_ready(self, s, p, seconds):
-        for _ in range(seconds * 10):
-            if p.poll() is not None:
-                print(tail(s["log"], 25), file=sys.stderr, end="", flush=True)
-                raise LabError(f"{s['name']} exited during start-up (log {s['log']})")
-            if self.ctl(s["sock"], "show", "ports") is not None:
-                return
-            time.sleep(0.1)
-        print(tail(s["log"], 25), file=sys.stderr, end="", flush=True)
+        how = proc.wait_answer(p, lambda: self.ctl(s["sock"], "show", "ports") is not None,
+                               seconds)
+        if how == "up":
+            return
+        print(proc.tail(s["log"], 25), file=sys.stderr, end="", flush=True)
+        if how == "exited":
+            raise LabError(f"{s['name']} exited during start-up (log {s['log']})")
         raise LabError(f"{s['name']} did not answer on {s['sock']} within {seconds} s "
                        f"(log {s['log']})")
 
@@ -248,62 +242,29 @@ class Lab:
             self.wait_ready(s, p, 30)
             print("  %-14s pid %-7s socket %s" % (s["name"], p.pid, s["sock"]), flush=True)
 
-    def memif_down_ports(self):
-        down = []
-        for s in self.switches:
-            j = self.ctl(s["sock"], "show", "ports", json_out=True)
-            if j is None:
-                down.append(f"{s['name']}:?")
-                continue
-            down += [f"{s['name']}:{p['name']}" for p in j["ports"]
-                     if p.get("kind") == "net_memif" and not p["link_up"]]
-        return down
-
     def links(self, seconds=20):
         """links: every memif port of every switch link up."""
         say("waiting for the memif links")
-        down = []
-        for _ in range(seconds * 5):
-            down = self.memif_down_ports()
-            if not down:
-                break
-            time.sleep(0.2)
+        down = proc.wait_links([s["name"] for s in self.switches],
+                               lambda n: self.ctl(self.sock_of(n), "show", "ports",
+                                                  json_out=True),
+                               lambda _n, p: p.get("kind") == "net_memif", seconds)
         if down:
-            raise LabError(f"memif links still down after {seconds} s: {' '.join(down)} ")
+            down = " ".join(f"{n}:{p}" for n, p in down)
+            raise LabError(f"memif links still down after {seconds} s: {down} ")
         n = sum(1 for ln in self.plan["links"] if ln["kind"] == "fabric")
         print(f"all {n} leaf-spine links up (memif)", flush=True)
 
     def host_up(self, h):
-        """One server NIC: its TAP into the server's namespace, its MAC, address, routes."""
-        ns, dev = h["ns"], h["iface"]
-        if not os.path.exists(f"/sys/class/net/{dev}"):
-            raise LabError(f"TAP {dev} of {h['leaf']} is missing")
-
-        def ip(*a):
-            subprocess.run(["ip"] + list(a), check=True)
-        # A server with several rails has one NIC (TAP) per rail in its namespace.
-        if subprocess.run(["ip", "netns", "pids", ns], capture_output=True,
-                          check=False).returncode != 0:
-            ip("netns", "add", ns)
-        ip("link", "set", dev, "netns", ns)
-        ip("-n", ns, "link", "set", "lo", "up")
-        # The TAP PMD gives the kernel side the switch port's MAC: the host gets its own.
-        ip("-n", ns, "link", "set", dev, "address", h["mac"])
-        # No IPv6 on the hosts: the fabric is IPv4 and the counters stay quiet.
-        subprocess.run(["ip", "netns", "exec", ns, "sysctl", "-q", "-w",
-                        f"net.ipv6.conf.{dev}.disable_ipv6=1"], check=True)
-        ip("-n", ns, "addr", "add", h["addr"], "dev", dev)
-        # A TAP reports link down to DPDK once moved, but still carries traffic.
-        ip("-n", ns, "link", "set", dev, "up")
-        # The default route goes via the first NIC's leaf (nic0); the other NICs reach their
-        # own rail's subnets directly.
-        if not subprocess.run(["ip", "-n", ns, "route", "show", "default"], capture_output=True,
-                              text=True, check=True).stdout.strip():
-            ip("-n", ns, "route", "add", "default", "via", h["gw"])
-        for net in h["routes"]:
-            ip("-n", ns, "route", "add", net, "via", h["gw"], "dev", dev)
+        """One server NIC: its TAP into the server's namespace, its MAC, address, routes
+        (the default route via the first NIC's leaf, nic0; the other NICs reach their own
+        rail's subnets directly)."""
+        if not os.path.exists(f"/sys/class/net/{h['iface']}"):
+            raise LabError(f"TAP {h['iface']} of {h['leaf']} is missing")
+        proc.host_netns(h["ns"], h["iface"], h["mac"], h["addr"], h["gw"], h["routes"])
         print("  %-14s netns %-18s %-6s %-15s gw %-12s %s:%s" % (
-            h["server"], ns, dev, h["addr"], h["gw"], h["leaf"], h["port"]), flush=True)
+            h["server"], h["ns"], h["iface"], h["addr"], h["gw"], h["leaf"], h["port"]),
+            flush=True)
 
     def hosts_up(self):
         """hosts: every server NIC (hosts_up of each)."""
@@ -387,14 +348,6 @@ class Lab:
                           (f"{me} down", "stop and remove everything")):
             print("  %-58s # %s" % (cmd, what))
         sys.stdout.flush()
-
-
-def tail(path, n):
-    try:
-        with open(path, errors="replace") as f:
-            return "".join(f.readlines()[-n:])
-    except OSError:
-        return ""
 
 
 def lock(lab, wait=True):

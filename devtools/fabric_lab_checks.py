@@ -53,17 +53,9 @@ def wait_kif(lab, s):
                               check=False).returncode == 0 for p in ports.split(",")):
             return
         time.sleep(0.1)
-    print(proc_tail(s["log"], 15), file=sys.stderr, end="", flush=True)
+    print(proc.tail(s["log"], 15), file=sys.stderr, end="", flush=True)
     raise LabError(f"{s['name']}: kernel interfaces ({ports}) did not appear in netns {ns} "
                    f"within 10 s (log {s['log']})")
-
-
-def proc_tail(path, n):
-    try:
-        with open(path, errors="replace") as f:
-            return "".join(f.readlines()[-n:])
-    except OSError:
-        return ""
 
 
 def start_frr(lab, s):

@@ -8,19 +8,28 @@ the plan's addresses), FRR and lldpd files, and the tables the lab's other comma
 
 `generate()` raises LabError with the message the user sees."""
 
+import json
 import os
+import subprocess
 
 import fabric_frr
 
 MAX_SWITCHES = 16  # each one is a railsw process
 
 
-class LabError(Exception):
+class LabError(RuntimeError):
     """What stops the lab, said to the user as `fabric-lab: MESSAGE`."""
 
 
-def _ports(plan, tag, memif_dir, leaves):
-    """Per switch: [(sort key, port, role, (kind, arg))]; and the hosts (server NICs)."""
+def plan_ports(plan, leaves, host_dev, fabric_sock):
+    """The ports of every switch of plan and the hosts (server NICs) on them; the lab's
+    (fabric_lab.py) and the experiments' (fabric_lab_rswhost.py) alike.
+
+    Per switch: [(sort key, port, role, (kind, arg))]: a leaf's downlink to a server NIC is
+    host_dev(host, k) (k: the NIC's number in plan order), e.g. ("tap", IFACE) or
+    ("memif-server", SOCKET); a leaf-spine cable is one memif socket, fabric_sock(a, ap, b,
+    bp), whose server is the spine. A host: server, nic, addr (with its prefix), gw, mac,
+    leaf, port, and what host_dev put in it."""
     leaf_no = {s["name"]: i for i, s in enumerate(leaves)}
     ports = {s["name"]: [] for s in plan["switches"]}
     hosts = []
@@ -28,28 +37,42 @@ def _ports(plan, tag, memif_dir, leaves):
         a, ap = ln["a"], ln["a_port"]
         if ln["kind"] == "server":
             s = int(ap[len("down"):])
-            iface = f"{tag}{leaf_no[a]}d{s}"
-            if len(iface) > 15:
-                raise LabError(f"interface name {iface} is longer than 15 characters")
-            ports[a].append(((0, s), ap, "downlink", ("tap", iface)))
             leaf = next(x for x in leaves if x["name"] == a)
-            hosts.append({"server": ln["b"], "nic": ln["b_port"], "ns": f"{tag}-{ln['b']}",
-                          "iface": iface, "addr": ln["b_ip"], "gw": leaf["gateway"],
-                          "mac": "02:48:%02x:%02x:%02x:01" % (leaf_no[a], s,
-                                                              int(ln["b_port"][3:])),
-                          "leaf": a, "port": ap})
+            h = {"server": ln["b"], "nic": ln["b_port"], "addr": ln["b_ip"],
+                 "gw": leaf["gateway"],
+                 "mac": "02:48:%02x:%02x:%02x:01" % (leaf_no[a], s, int(ln["b_port"][3:])),
+                 "leaf": a, "port": ap}
+            ports[a].append(((0, s), ap, "downlink", host_dev(h, len(hosts))))
+            hosts.append(h)
         elif ln["kind"] == "fabric":
             b, bp = ln["b"], ln["b_port"]
-            # One socket per cable: a rail-only leaf may have parallel links to one spine.
-            sock = os.path.join(memif_dir, f"{b}--{a}-{bp}.sock")
-            if len(sock) > 107:
-                raise LabError(f"memif socket path {sock} is too long for a unix socket; "
-                               "use a shorter RAILSW_LAB_STATE")
+            sock = fabric_sock(a, ap, b, bp)
             ports[a].append(((1, int(ap[len("up"):])), ap, "uplink", ("memif-client", sock)))
             ports[b].append(((0, int(bp[len("down"):])), bp, "downlink", ("memif-server", sock)))
         else:
             raise LabError(f"unknown link kind {ln['kind']!r}")
     return ports, hosts
+
+
+def _ports(plan, tag, memif_dir, leaves):
+    """The lab's ports (plan_ports): a TAP per server NIC, in namespace TAG-SERVER."""
+    leaf_no = {s["name"]: i for i, s in enumerate(leaves)}
+
+    def tap(h, _k):
+        iface = f"{tag}{leaf_no[h['leaf']]}d{h['port'][len('down'):]}"
+        if len(iface) > 15:
+            raise LabError(f"interface name {iface} is longer than 15 characters")
+        h.update(ns=f"{tag}-{h['server']}", iface=iface)
+        return ("tap", iface)
+
+    def sock(a, _ap, b, bp):
+        # One socket per cable: a rail-only leaf may have parallel links to one spine.
+        path = os.path.join(memif_dir, f"{b}--{a}-{bp}.sock")
+        if len(path) > 107:
+            raise LabError(f"memif socket path {path} is too long for a unix socket; "
+                           "use a shorter RAILSW_LAB_STATE")
+        return path
+    return plan_ports(plan, leaves, tap, sock)
 
 
 def _miscable(ports, leaves, spines):
@@ -75,15 +98,51 @@ TOPO_KEYS = ("design", "sus", "servers_per_su", "rails", "spines", "radix", "gpu
              "fabric_prefix")
 
 
+def topology_lines(plan, sw):
+    """The `topology:` section of switch sw's configuration (with a blank line before):
+    the plan's keys and `this`, where sw stands in it."""
+    if sw["tier"] == "leaf":
+        this = f"{{ su: {sw['su']}, rail: {sw['rail']} }}"
+    elif "rail" in sw and plan["design"] == "rail-only":
+        this = f"{{ rail: {sw['rail']}, spine: {sw['spine']} }}"
+    else:
+        this = f"{{ spine: {sw['spine']} }}"
+    return ["", "topology:"] + [f"  {k}: {plan[k]}" for k in TOPO_KEYS] + [f"  this: {this}"]
+
+
+def port_mac(i, j):
+    """The MAC of port j (in sorted port order) of switch i (in plan order)."""
+    return "02:52:%02x:%02x:00:01" % (i, j)
+
+
+def port_line(name, devargs, mac, role, more=""):
+    """One entry of `ports:` (more: further keys, each with its leading ', ')."""
+    return f'  - {{ name: {name}, devargs: "{devargs}", mac: "{mac}", role: {role}{more} }}'
+
+
+def devargs(kind, arg, n):
+    """A port's devargs: kind "tap" (arg: the interface), "memif-server" or "memif-client"
+    (arg: the socket); n numbers the PMD's instances."""
+    if kind == "tap":
+        return f"net_tap{n},iface={arg}"
+    return f"net_memif{n},role={kind[len('memif-'):]},socket={arg},socket-abstract=no"
+
+
+def railctl_plan(railctl, topo):
+    """plan: `railctl plan topo --json` as a dict, `railctl plan topo` (text) and the JSON
+    as railctl wrote it."""
+    r = subprocess.run([railctl, "plan", topo], capture_output=True, text=True, check=False)
+    if r.returncode != 0:
+        raise LabError(f"railctl plan rejected {topo}: {(r.stdout + r.stderr).strip()}")
+    js = subprocess.run([railctl, "plan", topo, "--json"], capture_output=True, text=True,
+                        check=True).stdout
+    return json.loads(js), r.stdout, js
+
+
 def _switch_yaml(plan, sw, i, ports, addr, opt, sock):
     """The railsw configuration of switch sw (index i in the plan), as text."""
     name, bgp = sw["name"], opt["bgp"]
-    if sw["tier"] == "leaf":
-        this, seed = f"{{ su: {sw['su']}, rail: {sw['rail']} }}", 1
-    elif "rail" in sw and plan["design"] == "rail-only":
-        this, seed = f"{{ rail: {sw['rail']}, spine: {sw['spine']} }}", 2
-    else:
-        this, seed = f"{{ spine: {sw['spine']} }}", 2
+    seed = 1 if sw["tier"] == "leaf" else 2
     lines = [
         f"# {name}: generated by devtools/fabric-lab.sh from {opt['topo']}; `down` removes it.",
         "# Addresses from the plan, routes from BGP over FPM (docs/routing.md)." if bgp else
@@ -97,28 +156,19 @@ def _switch_yaml(plan, sw, i, ports, addr, opt, sock):
     ]
     n_tap = n_memif = 0
     for j, (_, pname, role, (kind, arg)) in enumerate(sorted(ports[name])):
-        if kind == "tap":
-            dev = f"net_tap{n_tap},iface={arg}"
-            n_tap += 1
-        else:
-            r = "server" if kind == "memif-server" else "client"
-            dev = f"net_memif{n_memif},role={r},socket={arg},socket-abstract=no"
-            n_memif += 1
-        mac = "02:52:%02x:%02x:%02x:01" % (i, j, 0)
+        dev = devargs(kind, arg, n_tap if kind == "tap" else n_memif)
+        n_tap, n_memif = (n_tap + 1, n_memif) if kind == "tap" else (n_tap, n_memif + 1)
         ip = f", ipv4: {addr[(name, pname)]}" if bgp else ""
         # --cbfc: credits on every leaf-spine link (both of its ends are memif ports).
         cbfc = ", cbfc: true" if opt.get("cbfc") and kind != "tap" else ""
-        lines.append(f'  - {{ name: {pname}, devargs: "{dev}", mac: "{mac}", role: {role}{ip}'
-                     f'{cbfc} }}')
+        lines.append(port_line(pname, dev, port_mac(i, j), role, ip + cbfc))
     if bgp:
         # Addresses from the plan, routes from BGP: no topology section (its derived routes
         # would win over BGP's, distance 5 against 20).
         lines += ["", f"# BGP: ASN {fabric_frr.asn(plan, name)}; FRR in netns "
                       f"{opt['tag']}-sw-{name}"]
     else:
-        lines += ["", "topology:"]
-        lines += [f"  {k}: {plan[k]}" for k in TOPO_KEYS]
-        lines.append(f"  this: {this}")
+        lines += topology_lines(plan, sw)
     lines += [
         "",
         "load_balance:",

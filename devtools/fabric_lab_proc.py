@@ -142,6 +142,18 @@ STATE_FILES = ("memif/*.sock", "memif/*.sock.admin-down", "*.sock", "*.yaml", "*
                "plan.json", "plan.txt", "tag", "topology", "design", "mode", "failover-*.json")
 
 
+def remove_eal_dirs(pattern):
+    """The EAL runtime directories /var/run/dpdk/PATTERN that no process uses (a killed
+    railsw leaves its directory behind)."""
+    for d in sorted(glob.glob(os.path.join(RUN_DPDK, pattern))):
+        if not os.path.isdir(d):
+            continue
+        if prefix_in_use(os.path.basename(d)):
+            log(f"{d} is still in use by a process; left alone")
+        else:
+            shutil.rmtree(d, ignore_errors=True)
+
+
 def teardown(state, tag):
     os.makedirs(RUN_DPDK, exist_ok=True)
     if os.path.isdir(state):
@@ -151,15 +163,7 @@ def teardown(state, tag):
         if subprocess.run(["ip", "netns", "del", ns], capture_output=True,
                           check=False).returncode != 0:
             log(f"could not delete namespace {ns}")
-    # EAL runtime directories of this lab's prefixes that no process uses (a killed railsw
-    # leaves its directory behind).
-    for d in sorted(glob.glob(os.path.join(RUN_DPDK, f"{tag}-*"))):
-        if not os.path.isdir(d):
-            continue
-        if prefix_in_use(os.path.basename(d)):
-            log(f"{d} is still in use by a process; left alone")
-        else:
-            shutil.rmtree(d, ignore_errors=True)
+    remove_eal_dirs(f"{tag}-*")
     if not os.path.isdir(state):
         return
     for pat in STATE_FILES:
@@ -210,6 +214,15 @@ def wait_pidfile(path, what, seconds=10):
     raise RuntimeError(f"{what} did not start (no live pid in {path})")
 
 
+def tail(path, n):
+    """The last n lines of a log file ("" if there is none)."""
+    try:
+        with open(path, errors="replace") as f:
+            return "".join(f.readlines()[-n:])
+    except OSError:
+        return ""
+
+
 def cpu_ticks(pid):
     """utime + stime of pid, in clock ticks (None if it is gone)."""
     try:
@@ -226,3 +239,75 @@ def zombie_or_gone(pid):
             return f.read().rsplit(")", 1)[1].split()[0] == "Z"
     except (OSError, IndexError):
         return True
+
+
+def wait_answer(p, answers, seconds, step=0.1):
+    """start: wait until answers() (a switch answering on its control socket) while the
+    process p runs. Returns "up", "exited" or "timeout"."""
+    deadline = time.monotonic() + seconds
+    while True:
+        if p.poll() is not None:
+            return "exited"
+        if answers():
+            return "up"
+        if time.monotonic() > deadline:
+            return "timeout"
+        time.sleep(step)
+
+
+def ports_down(names, show_ports, want):
+    """links: [(switch, port)] of the ports of the switches names that want(switch, port
+    JSON) and whose link is down; show_ports(name) is its `show ports` JSON, or None when
+    it did not answer: (name, "?")."""
+    down = []
+    for n in names:
+        j = show_ports(n)
+        if j is None:
+            down.append((n, "?"))
+            continue
+        down += [(n, p["name"]) for p in j["ports"] if want(n, p) and not p["link_up"]]
+    return down
+
+
+def wait_links(names, show_ports, want, seconds):
+    """links: ports_down(...) every 0.2 s until it is empty; returns what is still down
+    after seconds (empty: all up)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        down = ports_down(names, show_ports, want)
+        if not down or time.monotonic() > deadline:
+            return down
+        time.sleep(0.2)
+
+
+def host_netns(ns, dev, mac, addr, gw, routes=(), sysctls=(), gw_mac=None):
+    """hosts: one server NIC, the TAP dev, moved into namespace ns (made if it is not
+    there yet: a server with several rails has one NIC per rail in it), with its own MAC
+    (the TAP PMD gives the kernel side the switch port's), address addr (with its prefix),
+    no IPv6 (the fabric is IPv4 and the counters stay quiet), up; a default route via gw
+    unless ns has one (the first NIC's leaf), routes (subnets) via gw on dev, sysctls
+    (NAME=VALUE) in ns, and with gw_mac a permanent neighbour entry for gw."""
+    def ip(*a):
+        subprocess.run(["ip"] + list(a), check=True)
+
+    def sysctl(kv):
+        subprocess.run(["ip", "netns", "exec", ns, "sysctl", "-q", "-w", kv], check=True)
+    if subprocess.run(["ip", "netns", "pids", ns], capture_output=True,
+                      check=False).returncode != 0:
+        ip("netns", "add", ns)
+    ip("link", "set", dev, "netns", ns)
+    ip("-n", ns, "link", "set", "lo", "up")
+    ip("-n", ns, "link", "set", dev, "address", mac)
+    sysctl(f"net.ipv6.conf.{dev}.disable_ipv6=1")
+    for kv in sysctls:
+        sysctl(kv)
+    ip("-n", ns, "addr", "add", addr, "dev", dev)
+    # A TAP reports link down to DPDK once moved, but still carries traffic.
+    ip("-n", ns, "link", "set", dev, "up")
+    if not subprocess.run(["ip", "-n", ns, "route", "show", "default"], capture_output=True,
+                          text=True, check=True).stdout.strip():
+        ip("-n", ns, "route", "add", "default", "via", gw)
+    for net in routes:
+        ip("-n", ns, "route", "add", net, "via", gw, "dev", dev)
+    if gw_mac:
+        ip("-n", ns, "neigh", "replace", gw, "lladdr", gw_mac, "dev", dev, "nud", "permanent")

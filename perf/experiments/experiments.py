@@ -5,11 +5,12 @@
     perf/experiments/run.sh NAME [--smoke] [--out DIR] [--runs N]
     perf/experiments/run.sh --list
 
-Each experiment starts a fabric of railsw switches on memif (lab.py), runs the
-reacting hosts of perf/hosts (rswhost) through it once per mode and run, reads
-the switches' counters, checks that the hosts' and the switches' counts agree,
-and writes DIR/results.json, PNG plots and DIR/report.md. --smoke runs short and
-asserts the direction of each effect; a failed assertion exits 1.
+Each experiment starts a fabric of railsw switches on memif (lab.py: the fabric
+lab's orchestrator, devtools/fabric_lab_rswhost.py), runs the reacting hosts of
+perf/hosts (rswhost) through it once per mode and run, reads the switches'
+counters, checks that the hosts' and the switches' counts agree, and writes
+DIR/results.json, PNG plots and DIR/report.md. --smoke runs short and asserts
+the direction of each effect; a failed assertion exits 1.
 """
 
 import argparse
