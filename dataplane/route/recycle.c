@@ -54,7 +54,7 @@ rsw_tables_track(struct rsw_tables *t, const struct rsw_prefix *p)
 		return;
 	if (t->n_keys == t->cap_keys) {
 		uint32_t cap = t->cap_keys ? 2 * t->cap_keys : 256;
-		struct rsw_fib_key *k = realloc(t->keys, sizeof(*k) * cap);
+		struct rsw_fib_key *k = rte_realloc(t->keys, sizeof(*k) * cap, 0);
 
 		if (k == NULL) {
 			/* Not known: such a generation is freed when retired, never recycled. */
@@ -144,7 +144,7 @@ rsw_tables_recycle(uint64_t generation, uint32_t max_results, uint32_t max_nh, u
 	s->cap_groups = keep.cap_groups;
 	s->fib_routes4 = keep.fib_routes4;
 	s->fib_routes6 = keep.fib_routes6;
-	free(keep.stale);
+	rte_free(keep.stale);
 	s->stale = keep.keys;
 	s->n_stale = keep.n_keys;
 	s->recycled = 1;
@@ -189,7 +189,7 @@ rsw_tables_commit(struct rsw_tables *t)
 		if (ret != 0)
 			t->failed = 1;
 	}
-	free(t->stale);
+	rte_free(t->stale);
 	t->stale = NULL;
 	t->n_stale = 0;
 	return t->failed ? -ENOSPC : 0;

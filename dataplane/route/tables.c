@@ -106,8 +106,8 @@ rsw_tables_free(struct rsw_tables *t)
 	rte_free(t->nh);
 	rte_free(t->groups);
 	rte_free(t->adj);
-	free(t->keys);
-	free(t->stale);
+	rte_free(t->keys);
+	rte_free(t->stale);
 	rte_free(t);
 }
 
