@@ -337,9 +337,12 @@ class Rails(Exp):
     def assess(self):
         ro = self.mean([self.coll_time(r) for r in self.sel("rail-only", "allreduce")])
         rop = self.mean([self.coll_time(r) for r in self.sel("rail-optimized", "allreduce")])
-        self.check(ro is not None and rop is not None and abs(ro - rop) <= 0.35 * rop,
-                   f"all-reduce within a rail is unaffected by the design ({ro:.3f} s rail-only "
-                   f"vs {rop:.3f} s rail-optimized, within the lab's 35 % run-to-run noise)")
+        # Asserted over 3 or more runs per design (full runs): the smoke's 2 runs of a ring
+        # of dependent steps spread 0.31-0.53 s on one design, more than the 35 % tested.
+        (self.check if self.runs_n >= 3 else self.observe)(
+            ro is not None and rop is not None and abs(ro - rop) <= 0.35 * rop,
+            f"all-reduce within a rail is unaffected by the design ({ro:.3f} s rail-only "
+            f"vs {rop:.3f} s rail-optimized, within the lab's 35 % run-to-run noise)")
         a1 = self.mean([self.coll_time(r) for r in self.sel("rail-only", "alltoall")])
         a2 = self.mean([self.coll_time(r) for r in self.sel("rail-optimized", "alltoall")])
         self.check(a1 is not None and a2 is not None, f"all-to-all completed on both designs "
