@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include <rte_branch_prediction.h>
+#include <rte_cycles.h>
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
 
@@ -115,13 +116,19 @@ rsw_send_now_port(uint16_t p, uint64_t now, struct rsw_send_now *sn)
 
 /**
  * The send-now decision's last part, per send: the shaper's tokens for wire bytes, behind what
- * the port has queued (rsw_shaper_take_behind: one compare-and-swap). @return whether taken
- * (always, unshaped).
+ * the port has queued (rsw_shaper_take_behind: one compare-and-swap). Refused at now, the
+ * tokens are asked for once more at the present clock: now is the burst's, read before its
+ * frames were resolved, and an lcore descheduled since (a CPU shared with other threads) comes
+ * back with a clock older than the bucket's depth, behind the tokens other senders have taken
+ * at theirs; judged at that clock, a port far below its rate would look out of tokens and its
+ * frames would queue. @return whether taken (always, unshaped).
  */
 static inline bool
 rsw_send_now_take(uint16_t p, const struct rsw_send_now *sn, uint64_t now, uint64_t wire)
 {
-	return !sn->shaped || rsw_shaper_take_behind(p, now, wire, sn->ahead);
+	if (!sn->shaped || likely(rsw_shaper_take_behind(p, now, wire, sn->ahead)))
+		return true;
+	return rsw_shaper_take_behind(p, rte_rdtsc(), wire, sn->ahead);
 }
 
 /* Frames of queue (p, tc) sent cut-through: counted enqueued and dequeued at once. */

@@ -35,6 +35,7 @@
 #include "rsw_fib.h"
 #include "rsw_link.h"
 #include "rsw_qos.h"
+#include "rsw_queue.h"
 #include "rsw_stats.h"
 #include "rsw_worker.h"
 #include "test_common.h"
@@ -184,6 +185,42 @@ test_send_now(void **state)
 	expect_on(txr[1], 2, 0, 70);
 
 	rsw_dp.cut_through = false;
+	expect_idle();
+	sched_reset();
+}
+
+/*
+ * A worker descheduled after it read its burst's clock comes back with a clock older than the
+ * shaper's bucket, while the owner has taken tokens at the present: a port far below its rate
+ * still has the tokens, and the send-now decision finds them (judged at the stale clock alone,
+ * the bucket looks spent and the frames would queue for the owner).
+ */
+static void
+test_send_now_stale_clock(void **state)
+{
+	uint64_t hz = rte_get_tsc_hz(), present, stale;
+	struct rsw_send_now sn = {0};
+
+	(void)state;
+	sched_reset();
+	rsw_qos.tsc_hz = hz;
+	not_owner(1);
+	/* 10 Gb/s: a bucket of 100 us, 125,000 bytes; set up 50 ms ago and full since. */
+	rsw_qos.port[1].speed_bps = 10000000000ull;
+	rsw_qos.port[1].sh_speed = 0;
+	present = rte_rdtsc();
+	assert_true(rsw_shaper_on(1, present - hz / 20));
+	/* The owner sends 1,000 bytes at the present: the bucket stays nearly full. */
+	assert_true(rsw_shaper_take(1, present, 1000, false));
+	assert_true(rsw_shaper_avail(1, rte_rdtsc()) >= rsw_qos.port[1].sh_bucket - 1000);
+	/* A worker whose burst read the clock 1 ms ago (ten buckets' worth of time). */
+	stale = present - hz / 1000;
+	assert_true(rsw_shaper_avail(1, stale) == 0);
+	assert_true(rsw_send_now_port(1, stale, &sn));
+	assert_true(sn.shaped);
+	assert_true(rsw_send_now_take(1, &sn, stale, 1000));
+	rsw_qos.port[1].speed_bps = 0;
+	owner_again();
 	expect_idle();
 	sched_reset();
 }
@@ -581,6 +618,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_send_now),
 		cmocka_unit_test(test_send_now_per_tc),
+		cmocka_unit_test(test_send_now_stale_clock),
 		cmocka_unit_test(test_hold),
 		cmocka_unit_test(test_one_sender),
 		cmocka_unit_test(test_send_now_refused),
