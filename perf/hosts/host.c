@@ -147,6 +147,7 @@ timers(uint64_t tsc)
 		struct qp *q = &g.qps[i];
 		struct flow *f = q->flow;
 
+		uet_ack_due(q, tsc);
 		if (tsc < f->start_tsc)
 			continue;
 		if (f->dcqcn)

@@ -44,6 +44,7 @@ enum transport {
 #define UET_ACK     0x09
 #define UET_NACK    0x0A
 #define UET_LAST    0x01 /* flags: last packet of the message */
+#define UET_AR      0x02 /* flags: ACK request: a retransmission, or the sender's window is full */
 #define UET_PING    0x20 /* rswhost's base-RTT probe (64 B frames) */
 #define UET_PONG    0x21
 #define UET_ACK_LEN 36 /* cum, sack; packets and CE marks covered, trigger PSN, entropy */
@@ -83,6 +84,7 @@ struct qp {
 	uint16_t last_entropy; /* receiver: entropy of the last data packet */
 	uint8_t last_ce;       /* and whether it was CE-marked */
 	uint32_t last_psn;     /* its PSN */
+	uint64_t ack_due_tsc;  /* receiver: an ACK owed by then (coalescing; 0: none owed) */
 };
 
 struct flow {
@@ -171,6 +173,7 @@ struct rswhost {
 	uint32_t payload;  /* message bytes per packet */
 	uint32_t window;   /* packets outstanding per QP (power of two) */
 	uint32_t ack_every;
+	uint64_t ack_delay_tsc; /* the longest a receiver holds an ACK it owes */
 	double rto_s;
 	double idle_us;
 	double settle_ms; /* after every link is up, before the clock starts */
@@ -222,6 +225,7 @@ tx_enqueue(struct host *h, struct rte_mbuf *m, int ctrl)
 void tx_flush(struct host *h);
 struct rte_mbuf *data_packet(struct host *h, struct qp *q, uint64_t now, uint32_t *wire);
 void rx_frame(struct host *h, struct rte_mbuf *m, uint64_t tsc);
+void uet_ack_due(struct qp *q, uint64_t tsc);
 
 void ping_tick(uint64_t now);
 

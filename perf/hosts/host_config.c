@@ -112,6 +112,7 @@ load_config(const char *path)
 	g.payload = (uint32_t)jnum(c, "payload", 1024);
 	g.window = (uint32_t)jnum(c, "window", 64);
 	g.ack_every = (uint32_t)jnum(c, "ack_every", 4);
+	g.ack_delay_tsc = (uint64_t)(jnum(c, "ack_delay_us", 1000) * 1e-6 * (double)g.hz);
 	g.rto_s = jnum(c, "rto_ms", 20) / 1e3;
 	g.idle_us = jnum(c, "idle_us", 20);
 	g.settle_ms = jnum(c, "settle_ms", 150);

@@ -180,7 +180,19 @@ send_uet_ack(struct host *h, struct qp *q)
 	put32(p + 28, q->last_psn);
 	put32(p + 32, (uint32_t)q->last_entropy << 16 | q->last_ce);
 	q->ack_cnt = q->ack_ce = 0;
+	q->ack_due_tsc = 0;
 	tx_enqueue(h, m, 1);
+}
+
+void
+uet_ack_due(struct qp *q, uint64_t tsc)
+{
+	if (q->flow->tr == T_ROCE || q->ack_due_tsc == 0 || tsc < q->ack_due_tsc)
+		return;
+	/* Packets accepted, fewer than ack_every, and nothing since: their ACK goes now (a
+	 * sender whose window shrank below what was in flight waits for it). */
+	q->urx.since_ack = 0;
+	send_uet_ack(&g.hosts[q->flow->dst], q);
 }
 
 static void
@@ -285,6 +297,19 @@ rx_ping(struct host *h, const uint8_t *ip, const uint8_t *b, uint64_t tsc)
 	pg->next_tsc = tsc + g.hz / 2000; /* 0.5 ms apart */
 }
 
+/*
+ * Whether UET QP @p q can send no new packet until an ACK comes (its window or its NSCC window
+ * is full): the packet just taken then asks for an ACK (UET_AR), since the receiver coalesces
+ * them.
+ */
+static int
+uet_window_full(const struct qp *q)
+{
+	uint32_t out = q->utx.nxt - q->utx.una;
+
+	return out >= q->utx.window || (q->flow->cc && (double)out >= q->cc.cwnd);
+}
+
 /* Build the next data packet of @p q, if it has one. */
 struct rte_mbuf *
 data_packet(struct host *h, struct qp *q, uint64_t now, uint32_t *wire)
@@ -329,7 +354,7 @@ data_packet(struct host *h, struct qp *q, uint64_t now, uint32_t *wire)
 		p = frame_start(h, m, to->ip, f->dscp << 2 | 2, next_entropy(f, q), UET_PORT,
 				UET_HDR_LEN + len);
 		p[0] = UET_DATA;
-		p[1] = last ? UET_LAST : 0;
+		p[1] = (uint8_t)((last ? UET_LAST : 0) | (retx || uet_window_full(q) ? UET_AR : 0));
 		p[2] = p[3] = 0;
 		put32(p + 4, psn);
 		put32(p + 8, q->qpn);
@@ -549,7 +574,7 @@ rx_uet(struct host *h, const uint8_t *ip, const uint8_t *b, uint16_t l4len, uint
 		h->rx_trimmed++;
 		q->flow->trimmed_rx++;
 	}
-	fl = rsw_uet_rx_data(&q->urx, psn, trimmed, g.ack_every, b[1] & UET_LAST);
+	fl = rsw_uet_rx_data(&q->urx, psn, trimmed, g.ack_every, b[1] & (UET_LAST | UET_AR));
 	if (fl & RSW_RX_DELIVER) {
 		q->ack_cnt++;
 		q->ack_ce += (ip[1] & 3) == 3;
@@ -562,6 +587,8 @@ rx_uet(struct host *h, const uint8_t *ip, const uint8_t *b, uint16_t l4len, uint
 		send_uet_nack(h, q, psn, dscp == g.trim_dscp[1] ? 0x02 : 0x01);
 	if (fl & RSW_RX_ACK)
 		send_uet_ack(h, q);
+	else if ((fl & RSW_RX_DELIVER) && q->ack_due_tsc == 0)
+		q->ack_due_tsc = tsc + g.ack_delay_tsc;
 }
 
 void

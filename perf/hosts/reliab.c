@@ -249,7 +249,7 @@ rsw_uet_rx_init(struct rsw_uet_rx *rx, uint32_t window, uint8_t *got)
 }
 
 int
-rsw_uet_rx_data(struct rsw_uet_rx *rx, uint32_t psn, int trimmed, uint32_t ack_every, int last)
+rsw_uet_rx_data(struct rsw_uet_rx *rx, uint32_t psn, int trimmed, uint32_t ack_every, int ack_now)
 {
 	uint32_t m = rx->window - 1;
 	int flags = RSW_RX_DELIVER;
@@ -272,7 +272,7 @@ rsw_uet_rx_data(struct rsw_uet_rx *rx, uint32_t psn, int trimmed, uint32_t ack_e
 		rx->got[rx->epsn & m] = 0;
 		rx->epsn++;
 	}
-	if (++rx->since_ack >= ack_every || last || psn != rx->epsn - 1) {
+	if (++rx->since_ack >= ack_every || ack_now) {
 		rx->since_ack = 0;
 		flags |= RSW_RX_ACK;
 	}

@@ -119,10 +119,14 @@ int rsw_uet_tx_done(const struct rsw_uet_tx *tx);
 
 void rsw_uet_rx_init(struct rsw_uet_rx *rx, uint32_t window, uint8_t *got);
 /**
- * Data @p psn arrived, @p trimmed when its payload was cut by a switch.
+ * Data @p psn arrived, @p trimmed when its payload was cut by a switch. ACKs are coalesced:
+ * one after @p ack_every accepted packets, in order or not (sprayed packets arrive out of
+ * order, and the ACK's bitmap says which arrived); at once for a duplicate and when @p ack_now
+ * (the message's last packet, or the sender's ACK request: it cannot send more until ACKed).
  * @return RSW_RX_* flags (NAK = NACK this PSN).
  */
-int rsw_uet_rx_data(struct rsw_uet_rx *rx, uint32_t psn, int trimmed, uint32_t ack_every, int last);
+int rsw_uet_rx_data(struct rsw_uet_rx *rx, uint32_t psn, int trimmed, uint32_t ack_every,
+		    int ack_now);
 /** The ACK to send now: *cum = epsn and the bitmap of PSNs epsn + 1 .. epsn + 64 held. */
 void rsw_uet_rx_ack_fields(const struct rsw_uet_rx *rx, uint32_t *cum, uint64_t *sack);
 

@@ -213,8 +213,9 @@ test_uet_receiver(void **state)
 	(void)state;
 	rsw_uet_rx_init(&rx, W, got);
 	assert_int_equal(rsw_uet_rx_data(&rx, 0, 0, 4, 0), RSW_RX_DELIVER);
-	/* 2 before 1 (sprayed): accepted, out of order, ACKed at once with 2 in the bitmap. */
-	assert_int_equal(rsw_uet_rx_data(&rx, 2, 0, 4, 0), RSW_RX_DELIVER | RSW_RX_ACK);
+	/* 2 before 1 (sprayed): accepted, out of order, not ACKed alone (ACKs are coalesced);
+	 * the ACK that follows has 2 in the bitmap. */
+	assert_int_equal(rsw_uet_rx_data(&rx, 2, 0, 4, 0), RSW_RX_DELIVER);
 	assert_int_equal(rx.out_of_order, 1);
 	rsw_uet_rx_ack_fields(&rx, &cum, &sack);
 	assert_int_equal(cum, 1);
@@ -223,8 +224,8 @@ test_uet_receiver(void **state)
 	assert_int_equal(rsw_uet_rx_data(&rx, 1, 1, 4, 0), RSW_RX_NAK);
 	assert_int_equal(rx.trimmed, 1);
 	assert_int_equal(rx.epsn, 1);
-	/* Its retransmission closes the gap: epsn 3. */
-	assert_int_equal(rsw_uet_rx_data(&rx, 1, 0, 4, 0), RSW_RX_DELIVER | RSW_RX_ACK);
+	/* Its retransmission (it asks for an ACK) closes the gap: epsn 3. */
+	assert_int_equal(rsw_uet_rx_data(&rx, 1, 0, 4, 1), RSW_RX_DELIVER | RSW_RX_ACK);
 	assert_int_equal(rx.epsn, 3);
 	rsw_uet_rx_ack_fields(&rx, &cum, &sack);
 	assert_int_equal(cum, 3);
@@ -241,6 +242,13 @@ test_uet_receiver(void **state)
 	assert_int_equal(rsw_uet_rx_data(&rx, 6, 0, 4, 0), RSW_RX_DELIVER | RSW_RX_ACK);
 	assert_int_equal(rsw_uet_rx_data(&rx, 7, 0, 4, 1), RSW_RX_DELIVER | RSW_RX_ACK);
 	assert_int_equal(rx.epsn, 8);
+	/* Out of order counts toward ack_every like in order: 9, 10, 8 quiet, 11 ACKs. */
+	assert_int_equal(rsw_uet_rx_data(&rx, 9, 0, 4, 0), RSW_RX_DELIVER);
+	assert_int_equal(rsw_uet_rx_data(&rx, 10, 0, 4, 0), RSW_RX_DELIVER);
+	assert_int_equal(rsw_uet_rx_data(&rx, 8, 0, 4, 0), RSW_RX_DELIVER);
+	assert_int_equal(rsw_uet_rx_data(&rx, 11, 0, 4, 0), RSW_RX_DELIVER | RSW_RX_ACK);
+	assert_int_equal(rx.out_of_order, 3);
+	assert_int_equal(rx.epsn, 12);
 }
 
 int
