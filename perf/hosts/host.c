@@ -85,8 +85,9 @@ host_tx(struct host *h, uint64_t now)
 	uint64_t slack = (uint64_t)(4 * 1100 * h->tsc_per_byte);
 	int sent = 0, tried;
 
-	/* An idle link saves up no more than 4 packets, or catchup_us of line: the process
-	 * catches up on what a descheduled NIC would have sent meanwhile. */
+	/* A link with packets to send saves up no more than 4 packets, or catchup_us of line:
+	 * the process catches up on what a descheduled NIC would have sent meanwhile (an idle
+	 * link saves nothing up: below). */
 	if (g.catchup_tsc > slack)
 		slack = g.catchup_tsc;
 	if (h->link_next + slack < now)
@@ -123,8 +124,13 @@ host_tx(struct host *h, uint64_t now)
 			if (m != NULL)
 				break;
 		}
-		if (m == NULL)
+		if (m == NULL) {
+			/* Nothing may go now (no data, windows full, paused, rate-limited): the
+			 * link idles, and a NIC does not save idle time up for later. */
+			if (h->link_next < now)
+				h->link_next = now;
 			break;
+		}
 		tx_enqueue(h, m, 0);
 		h->link_next += (uint64_t)(wire * h->tsc_per_byte);
 		if (q->flow->dcqcn && q->rp.rc < h->speed_bps) {
