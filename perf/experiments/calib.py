@@ -24,18 +24,22 @@ EFFICIENCY = PAYLOAD / WIRE
 # The hosts' pacing, a fraction of their link speed (rswhost's "pace").
 PACE = 0.97
 # Log2 of the memif rings' slots: a ring is the lab's "wire", and what it holds arrives
-# at once when a descheduled switch runs again. PFC headroom (exp_base.HEADROOM, 128 KB)
+# at once when a descheduled switch runs again. PFC headroom (exp_base.HEADROOM, 224 KB)
 # must cover what can arrive after an XOFF: a ring (64 slots of 1.1 KB = 70 KB), the
-# sender's shaper burst (BURST_US: 31 KB at 50 Mb/s) and rswhost's 16 frames held unsent
-# (18 KB). 32 slots stall a sprayed permutation at a third of line on busy CPUs.
+# sender's shaper bucket (BURST_US of the hosts' line: 125 KB at 50 Mb/s) and rswhost's 16
+# frames held unsent (18 KB). 32 slots stall a sprayed permutation at a third of line on
+# busy CPUs.
 RING_LOG2 = 6
-# The switches' shaper bucket and the hosts' catch-up, µs of line: a switch or host
-# process descheduled for up to this long on a shared machine sends what it owes
-# afterwards instead of losing it (switch.shaper_burst_us).
+# The switches' shaper bucket and the hosts' catch-up, µs of the hosts' line: a switch or
+# host process descheduled for up to this long on a shared machine sends what it owes
+# afterwards instead of losing it (switch.shaper_burst_us; on faster fabric links the same
+# bytes: Fabric.switch_burst_us). With 5 ms a sprayed permutation at 97 % of line still
+# paused (tens of XOFF in 2 s on a quiet 2-CPU machine): the switches were descheduled for
+# longer and lost line time they could not make up.
+BURST_US = 20000
 # Packets in flight per calibration flow: the base BDP is a few packets, the scheduling
 # jitter of a shared machine a few ms (at 50 Mb/s a packet is 0.18 ms on the wire).
 WINDOW = 32
-BURST_US = 5000
 
 
 def calibrate(exp, topo, speed, qos, lb, host_speed=None, seconds=2.0, tag="cb"):

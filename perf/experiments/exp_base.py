@@ -21,7 +21,7 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 DSCP_MAP = "{ 8: 0, 10: 1, 11: 2, 21: 2, 26: 3, 34: 5, 46: 7, 48: 6 }"
 # PFC headroom of the lossless class: what can arrive after an XOFF on the lab's memif
 # links (calib.RING_LOG2 explains the sum).
-HEADROOM = "128KB"
+HEADROOM = "224KB"
 
 
 def qos_yaml(lossless=True, ecn=None, trim=False, queue_limit="64KB", dwrr="{ 0: 1, 1: 4, 2: 1, 3: 4 }",
