@@ -9,7 +9,7 @@ import statistics
 import calib
 import fluid
 from lab import Fabric
-from exp_base import Exp, lb_yaml, plt, qos_yaml
+from exp_base import HEADROOM, Exp, lb_yaml, plt, qos_yaml
 
 
 # ---------------------------------------------------------------------------
@@ -283,7 +283,7 @@ class Incast(Exp):
         # congested but the spine's paused egress toward leaf 0: whatever it loses under
         # PFC is the pause spreading, by construction.
         fspeed = "400M" if self.smoke else "50M"
-        self.headroom = "384KB" if self.smoke else "128KB"
+        self.headroom = "384KB" if self.smoke else HEADROOM
         ns = [4] if self.smoke else [4, 8]
         msg = 1 << 20
         dur = 2.5 if self.smoke else 4.0
