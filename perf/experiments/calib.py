@@ -6,7 +6,8 @@ On the experiment's own topology and link speeds, with per-packet spraying and a
 class: rswhost measures the base RTT with 64-byte ping-pongs across the fabric (leaf,
 spine, leaf), which with the host link rate gives the BDP; then every host sends one flow
 to a host of the next leaf (a permutation that puts exactly one flow's worth on every
-link) for a few seconds. A calibrated lab carries it at >= 95 % of the largest goodput
+link; on an oversubscribed fabric only as many hosts per leaf as its uplinks carry) for a
+few seconds. A calibrated lab carries it at >= 95 % of the largest goodput
 the line allows at the lab's packet size, with no PFC pause (XOFF): the hosts pace below
 what the switches' shapers deliver on shared, descheduled cores.
 """
@@ -63,11 +64,16 @@ def calibrate(exp, topo, speed, qos, lb, host_speed=None, seconds=2.0, tag="cb")
         if not rtts:
             raise RuntimeError("calibration: no ping answered")
         base = rtts[len(rtts) // 2]  # median: the lab's scheduler noise is one-sided
+        # As many hosts of each leaf as its uplinks carry at line rate: all of them on a
+        # non-blocking fabric, fewer on an oversubscribed one (one flow's worth per link).
+        fabric_share = rate(speed) / link
         flows = []
         for i, lf in enumerate(leaves):
             nxt = by_leaf[leaves[(i + 1) % len(leaves)]]
+            uplinks = sum(1 for (_, pn, _, _) in fab.ports[lf] if not fab.is_host_port(lf, pn))
+            fit = int(uplinks * fabric_share + 1e-9)
             for k, s in enumerate(by_leaf[lf]):
-                if k < len(nxt):
+                if k < len(nxt) and k < fit:
                     flows.append({"id": len(flows), "role": "calibration", "src": s,
                                   "dst": nxt[k], "transport": "uet", "bytes": 0,
                                   "start_s": 0, "stop_s": seconds, "entropy": "flow",
