@@ -334,11 +334,19 @@ rsw_llr_rx_ctl(struct rsw_llr *l, const struct rsw_llr_hdr *hdr, uint64_t now_ns
 	}
 }
 
-/* A gap or a bad frame: one NACK(last good), then silence until the expected one. */
+/*
+ * A gap or a bad frame at now_ns: one NACK(last good), then silence until the expected one;
+ * but when frames still arrive past the gap a replay timer's floor after that NACK, the NACK
+ * (or the replay it asked for) was lost: NACK again. Otherwise only the sender's replay timer
+ * would end the gap, and on a busy machine that timer may have backed off toward its cap
+ * (100 ms), longer than the hosts' own retransmission timeout.
+ */
 static void
-want_nack(struct rsw_llr *l)
+want_nack(struct rsw_llr *l, uint64_t now_ns)
 {
-	if (l->rx_state != RSW_LLR_RX_SEND_ACKS)
+	if (l->rx_state != RSW_LLR_RX_SEND_ACKS &&
+	    (l->rx_state != RSW_LLR_RX_NACK_SENT ||
+	     now_ns - l->rx_nack_ns < l->p.replay_timeout_ns))
 		return;
 	l->rx_state = RSW_LLR_RX_SEND_NACK;
 	l->pend = (uint8_t)((l->pend | PEND_NACK) & ~PEND_ACK);
@@ -369,7 +377,7 @@ rsw_llr_rx_data(struct rsw_llr *l, uint32_t seq, uint32_t len, uint64_t now_ns)
 	}
 	if (d > 0) {
 		l->ctr[RSW_LLR_rx_missing_seq]++;
-		want_nack(l);
+		want_nack(l, now_ns);
 		return RSW_LLR_RX_MISSING;
 	}
 	l->rx_expected++;
@@ -388,9 +396,8 @@ rsw_llr_rx_data(struct rsw_llr *l, uint32_t seq, uint32_t len, uint64_t now_ns)
 void
 rsw_llr_rx_bad(struct rsw_llr *l, uint64_t now_ns)
 {
-	(void)now_ns;
 	l->ctr[RSW_LLR_rx_bad_integrity]++;
-	want_nack(l);
+	want_nack(l, now_ns);
 }
 
 static unsigned int
@@ -437,6 +444,7 @@ rsw_llr_poll(struct rsw_llr *l, uint64_t now_ns, struct rsw_llr_emit *out, unsig
 		n += emit_ctl(&out[n], RSW_LLR_T_NACK, 0, l->rx_expected - 1);
 		l->pend &= (uint8_t)~PEND_NACK;
 		l->rx_state = RSW_LLR_RX_NACK_SENT;
+		l->rx_nack_ns = now_ns;
 		l->ctr[RSW_LLR_nacks_tx]++;
 	}
 	if (n < max && (l->pend & PEND_NACK_REINIT)) {

@@ -209,6 +209,7 @@ struct rsw_llr {
 	uint32_t rx_unacked_frames; /* frames accepted since the last ACK */
 	uint64_t rx_last_ack_ns;    /* last ACK sent */
 	uint64_t rx_reinit_ns;      /* last NACK asking the peer to re-init */
+	uint64_t rx_nack_ns;        /* last NACK of a gap */
 	struct rsw_llr_params p;    /* timers and limits */
 	rsw_llr_release_t *release; /* drops the ring's reference */
 	void *release_arg;

@@ -114,6 +114,42 @@ test_lost_nack(void **state)
 	link_free();
 }
 
+/*
+ * A lost NACK while the sender keeps sending, its replay timer backed off far past the floor
+ * (a busy machine): frames still arriving past the gap a floor after the NACK bring a second
+ * NACK, and the gap closes long before that timer would fire.
+ */
+static void
+test_lost_nack_again(void **state)
+{
+	struct rsw_llr_params p;
+	uint32_t i;
+
+	(void)state;
+	default_params(&p);
+	link_up(&p);
+	send_range(0, 2);
+	run(p.replay_timeout_ns);
+	assert_int_equal(lk->a.l->ctr[RSW_LLR_replay_buffer_frames], 0);
+	/* No ACK of a new frame comes back until the gap closes: no measurement resets it. */
+	lk->a.l->rtt.rto_ns = 50 * p.replay_timeout_ns;
+	lk->ab.lose_seq[lk->ab.n_lose_seq++] = 2;
+	lk->ba.lose_ctl_type = RSW_LLR_T_NACK;
+	lk->ba.lose_ctl_count = 1;
+	/* Frames 2..39, one every tenth of the floor (held while a replay runs). */
+	for (i = 2; i < 40;) {
+		if (send_new(&lk->a, &frames[i], lk->now) == RSW_LLR_TX_SEQ)
+			i++;
+		run(p.replay_timeout_ns / 10);
+	}
+	run(p.replay_timeout_ns * 2);
+	assert_delivered_all(40);
+	assert_int_equal(lk->b.l->ctr[RSW_LLR_nacks_tx], 2);
+	assert_int_equal(lk->a.l->ctr[RSW_LLR_nacks_rx], 1);
+	assert_int_equal(lk->a.l->ctr[RSW_LLR_tx_replay_timeouts], 0);
+	link_free();
+}
+
 static void
 test_lost_tail(void **state)
 {
@@ -464,6 +500,7 @@ main(void)
 		cmocka_unit_test(test_one_loss),
 		cmocka_unit_test(test_burst_loss),
 		cmocka_unit_test(test_lost_nack),
+		cmocka_unit_test(test_lost_nack_again),
 		cmocka_unit_test(test_lost_tail),
 		cmocka_unit_test(test_duplicates),
 		cmocka_unit_test(test_wrap),
