@@ -22,10 +22,14 @@ DSCP_MAP = "{ 8: 0, 10: 1, 11: 2, 21: 2, 26: 3, 34: 5, 46: 7, 48: 6 }"
 # PFC headroom of the lossless class: what can arrive after an XOFF on the lab's memif
 # links (calib.RING_LOG2 explains the sum).
 HEADROOM = "224KB"
+# The lossless class's PFC thresholds: XOFF above what a switch back from a few ms away puts
+# into its peer at once (with 32 KB a clean sprayed permutation on rails' fabric paused 2-3
+# times in 2 s on a quiet machine; with 64 KB none).
+XOFF, XON = "64KB", "32KB"
 
 
 def qos_yaml(lossless=True, ecn=None, trim=False, queue_limit="64KB", dwrr="{ 0: 1, 1: 4, 2: 1, 3: 4 }",
-             total="4MB", xoff="32KB", xon="16KB", headroom=None, trim_threshold="32KB",
+             total="4MB", xoff=XOFF, xon=XON, headroom=None, trim_threshold="32KB",
              quanta=65535):
     headroom = headroom or HEADROOM
     y = ["qos:", "  trust: dscp", f"  dscp_to_tc: {DSCP_MAP}", "  default_tc: 0",

@@ -9,7 +9,7 @@ import statistics
 import calib
 import fluid
 from lab import Fabric
-from exp_base import HEADROOM, Exp, lb_yaml, plt, qos_yaml
+from exp_base import HEADROOM, XOFF, XON, Exp, lb_yaml, plt, qos_yaml
 
 
 # ---------------------------------------------------------------------------
@@ -306,7 +306,7 @@ class Incast(Exp):
                       f"each to host 0 of leaf 0, starting at t = {t_inc} s (N = 4: the hosts of "
                       "leaf 1; N = 8: also 4 hosts of leaf 0)",
             "victim": f"a long flow from the last host of leaf 1 to host 1 of leaf 0, 0-{dur} s",
-            "switch": "queue_limit 64 KB (lossy TCs); PFC xoff 32 KB, xon 16 KB, headroom "
+            "switch": f"queue_limit 64 KB (lossy TCs); PFC xoff {XOFF[:-2]} KB, xon {XON[:-2]} KB, headroom "
                       f"{self.headroom[:-2]} KB on TC 3; ECN on TC 3 kmin 8 KB, kmax 48 KB, pmax 0.2 (dequeue); trim: "
                       "see below",
             "modes": "lossy, pfc, pfc+dcqcn, ecn+dcqcn (lossy fabric): transport roce "

@@ -15,7 +15,7 @@ import statistics
 import calib
 import fluid
 from lab import Fabric
-from exp_base import HEADROOM, Exp, lb_yaml, plt, qos_yaml
+from exp_base import HEADROOM, XOFF, XON, Exp, lb_yaml, plt, qos_yaml
 
 TOPO = dict(design="rail-optimized", sus=2, servers_per_su=4, rails=1, spines=4, radix=16,
             gpu_prefix="10.0.0.0/8", fabric_prefix="172.16.0.0/12")
@@ -26,6 +26,12 @@ TOPO = dict(design="rail-optimized", sus=2, servers_per_su=4, rails=1, spines=4,
 TOPO_ARMS = dict(TOPO, servers_per_su=5)
 VICTIM_WINDOW = 2  # the victim sends for this many times the run's fluid bound
 ECN = ("8KB", "48KB", 0.2)
+
+
+def kb(size):
+    """Bytes of a size written "NKB"."""
+    return int(size[:-2]) * 1024
+
 
 # Each arm changes one thing from the arm it names (R2 two: QPs and DCQCN, as deployed).
 ARMS = {
@@ -95,8 +101,9 @@ class RoceVsUet(Exp):
                       "it, alone, when the collective ends first)",
             "switch": f"ECN on the data class kmin {ECN[0]}, kmax {ECN[1]}, pmax {ECN[2]} "
                       f"({8192 / bdp:.1f}-{49152 / bdp:.1f} BDP) in every arm (only the hosts' "
-                      f"reaction differs); PFC xoff 32 KB, xon 16 KB, headroom {HEADROOM[:-2]} KB "
-                      f"({32768 / bdp:.0f}, {16384 / bdp:.0f}, {int(HEADROOM[:-2]) * 1024 / bdp:.0f} BDP) on TC 3; lossy "
+                      f"reaction differs); PFC xoff {XOFF[:-2]} KB, xon {XON[:-2]} KB, headroom "
+                      f"{HEADROOM[:-2]} KB ({kb(XOFF) / bdp:.0f}, {kb(XON) / bdp:.0f}, "
+                      f"{kb(HEADROOM) / bdp:.0f} BDP) on TC 3; lossy "
                       f"queue limit 64 KB ({65536 / bdp:.0f} BDP); trim (U1, U2) over 32 KB "
                       f"({32768 / bdp:.0f} BDP) to 128 B into TC 2, DWRR share 1 of 10",
             "hosts": f"window 64 packets (go-back-N and UET without CC); NSCC-like window "

@@ -20,7 +20,7 @@ message is healed by the next (docs/link.md "Credit-based flow control").
 import os
 import re
 
-from exp_base import HEADROOM
+from exp_base import HEADROOM, XOFF, XON
 from lab import Fabric, rate
 
 PAUSE_MS = 25  # what one XOFF pauses for (its quanta), a quarter of the hosts' RTO
@@ -96,7 +96,7 @@ def make(Exp, qos_yaml, lb_yaml, plt):
                          "four leaf-spine ports (TC 3 guarded by PFC); cbfc-llr-P: loss P, LLR "
                          "and CBFC on the four leaf-spine ports (TC 3 sent against credits, "
                          "no PFC on those links)",
-                "PFC": f"xoff 32 KB, xon 16 KB, headroom {HEADROOM[:-2]} KB, quanta {quanta} "
+                "PFC": f"xoff {XOFF[:-2]} KB, xon {XON[:-2]} KB, headroom {HEADROOM[:-2]} KB, quanta {quanta} "
                        f"({PAUSE_MS} ms at {fspeed}b/s: a lost XON pauses for less than the "
                        "hosts' 100 ms RTO)",
                 "runs per mode": self.runs_n,
