@@ -21,6 +21,7 @@
 #include <rte_lcore.h>
 
 #include "rsw_fib.h"
+#include "test_common.h"
 
 #define MAX_BATCHES 200
 
@@ -110,8 +111,6 @@ make(uint64_t gen, uint32_t n_routes, uint32_t batch, int recycle, uint64_t *t_a
 int
 main(int argc, char **argv)
 {
-	char *eal[] = {argv[0],         "--no-huge",    "-m", "512", "--no-pci",
-		       "--file-prefix", "bench-tables", "-l", "0",   "--log-level=error"};
 	uint32_t n_routes = argc > 1 ? (uint32_t)atoi(argv[1]) : 100;
 	unsigned int batches = argc > 2 ? (unsigned int)atoi(argv[2]) : 20, b, mode;
 	uint64_t gen = 1;
@@ -128,7 +127,7 @@ main(int argc, char **argv)
 		.trie = {.nh_sz = RTE_FIB6_TRIE_2B, .num_tbl8 = 1 << 13},
 	};
 
-	if (rte_eal_init((int)RTE_DIM(eal), eal) < 0 || rsw_fib_init(1) != 0) {
+	if (ut_eal_init_mem("bench_tables", "512") != 0 || rsw_fib_init(1) != 0) {
 		fprintf(stderr, "bench_tables: cannot start\n");
 		return 1;
 	}

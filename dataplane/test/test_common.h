@@ -23,14 +23,17 @@
 
 #define UT_FRAME_MAX 2048
 
-/* Start EAL for test binary name (file prefix ut-<name>). @return 0 or -1. */
+/*
+ * Start EAL for test binary name (file prefix ut-<name>) with mem_mb MB of memory (a decimal
+ * string, as EAL's -m takes it). @return 0 or -1.
+ */
 static inline int
-ut_eal_init(const char *name)
+ut_eal_init_mem(const char *name, const char *mem_mb)
 {
 	static char prefix[64];
 	char *argv[] = {
-		(char *)name,    "--no-huge", "-m", "256", "--no-pci",
-		"--file-prefix", prefix,      "-l", "0",   "--log-level=error",
+		(char *)name, "--no-huge", "-m", (char *)mem_mb,      "--no-pci", "--file-prefix",
+		prefix,       "-l",        "0",  "--log-level=error",
 	};
 
 	snprintf(prefix, sizeof(prefix), "ut-%s", name);
@@ -39,6 +42,13 @@ ut_eal_init(const char *name)
 		return -1;
 	}
 	return 0;
+}
+
+/* Start EAL for test binary name with 256 MB (ut_eal_init_mem). @return 0 or -1. */
+static inline int
+ut_eal_init(const char *name)
+{
+	return ut_eal_init_mem(name, "256");
 }
 
 /* A frame under construction. */

@@ -304,15 +304,11 @@ main(void)
 		cmocka_unit_test(test_recycle_random),
 	};
 
-	/* Three generations at once (published, recycled, new): -m 512, as the lab runs. */
-	char *eal[] = {"fib_recycle",   "--no-huge",      "-m", "512", "--no-pci",
-		       "--file-prefix", "ut-fib_recycle", "-l", "0",   "--log-level=error"};
 	int ret;
 
-	if (rte_eal_init((int)RTE_DIM(eal), eal) < 0) {
-		fprintf(stderr, "fib_recycle: cannot start EAL\n");
+	/* Three generations at once (published, recycled, new): -m 512, as the lab runs. */
+	if (ut_eal_init_mem("fib_recycle", "512") != 0)
 		return 1;
-	}
 	ret = cmocka_run_group_tests_name("fib_recycle", tests, setup, teardown);
 	rte_eal_cleanup();
 	return ret;
