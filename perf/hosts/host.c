@@ -73,9 +73,7 @@ qp_sendable(const struct qp *q)
 		return 1;
 	if (q->utx.total != RSW_PSN_UNBOUNDED && q->utx.nxt >= q->utx.total)
 		return 0;
-	if (f->cc && (double)(q->utx.nxt - q->utx.una) >= q->cc.cwnd)
-		return 0;
-	return q->utx.nxt - q->utx.una < q->utx.window;
+	return uet_window_open(q);
 }
 
 /* Send what host @p h may send at @p now. @return packets built. */

@@ -211,6 +211,15 @@ secs(uint64_t tsc)
 	return (double)tsc / (double)g.hz;
 }
 
+/* Whether UET QP q's windows, its own and (with NSCC) its congestion window, admit a new PSN. */
+static inline int
+uet_window_open(const struct qp *q)
+{
+	uint32_t out = q->utx.nxt - q->utx.una;
+
+	return out < q->utx.window && !(q->flow->cc && (double)out >= q->cc.cwnd);
+}
+
 static inline void
 tx_enqueue(struct host *h, struct rte_mbuf *m, int ctrl)
 {

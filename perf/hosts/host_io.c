@@ -297,19 +297,6 @@ rx_ping(struct host *h, const uint8_t *ip, const uint8_t *b, uint64_t tsc)
 	pg->next_tsc = tsc + g.hz / 2000; /* 0.5 ms apart */
 }
 
-/*
- * Whether UET QP @p q can send no new packet until an ACK comes (its window or its NSCC window
- * is full): the packet just taken then asks for an ACK (UET_AR), since the receiver coalesces
- * them.
- */
-static int
-uet_window_full(const struct qp *q)
-{
-	uint32_t out = q->utx.nxt - q->utx.una;
-
-	return out >= q->utx.window || (q->flow->cc && (double)out >= q->cc.cwnd);
-}
-
 /* Build the next data packet of @p q, if it has one. */
 struct rte_mbuf *
 data_packet(struct host *h, struct qp *q, uint64_t now, uint32_t *wire)
@@ -354,7 +341,10 @@ data_packet(struct host *h, struct qp *q, uint64_t now, uint32_t *wire)
 		p = frame_start(h, m, to->ip, f->dscp << 2 | 2, next_entropy(f, q), UET_PORT,
 				UET_HDR_LEN + len);
 		p[0] = UET_DATA;
-		p[1] = (uint8_t)((last ? UET_LAST : 0) | (retx || uet_window_full(q) ? UET_AR : 0));
+		/* An ACK request when it cannot send a new packet until ACKed: the receiver
+		 * coalesces ACKs. */
+		p[1] = (uint8_t)((last ? UET_LAST : 0) |
+				 (retx || !uet_window_open(q) ? UET_AR : 0));
 		p[2] = p[3] = 0;
 		put32(p + 4, psn);
 		put32(p + 8, q->qpn);
